@@ -1,0 +1,51 @@
+/**
+ * The analyzer's output: the JSON report is a public contract (`version: 1`), documented in the
+ * README. Change it only by adding optional fields; anything else bumps `version`.
+ */
+import type { HandlerKind, SiteForm, SiteKind } from '../vocabulary.js';
+import type { ReasonId } from './reasons.js';
+
+export type Portability = 'auto' | 'manual' | 'unportable' | 'guarded';
+export type SdkEra = 'v1' | 'v2' | 'unknown';
+
+export interface HandlerRef {
+  kind: HandlerKind;
+  /** Tool/prompt/resource name when statically known. */
+  name: string | null;
+  file: string;
+  line: number;
+}
+
+export interface ViaStep {
+  function: string;
+  file: string;
+  line: number;
+}
+
+export interface Site {
+  /** Relative to the working directory, `/`-separated. */
+  file: string;
+  /** 1-based, at the start of the call (or `throw`) expression. */
+  line: number;
+  column: number;
+  kind: SiteKind;
+  form: SiteForm;
+  sdk: SdkEra;
+  handler: HandlerRef | null;
+  via: ViaStep[];
+  portability: Portability;
+  reasons: ReasonId[];
+}
+
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
+
+export interface AnalysisReport {
+  tool: 'mrtr-port';
+  version: 1;
+  files: { scanned: number; skipped: SkippedFile[] };
+  sites: Site[];
+  summary: { sites: number; auto: number; manual: number; unportable: number; guarded: number };
+}

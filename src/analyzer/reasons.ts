@@ -1,0 +1,101 @@
+/**
+ * The one documented list of portability reason ids. The analyzer attaches them to sites, `port`
+ * writes them into `@mrtr-port-todo(<id>)` markers, and the README's reason table is checked against
+ * this list by a test. Add a reason here first; never invent one inline.
+ */
+import type { Portability } from './model.js';
+
+export interface ReasonInfo {
+  /** Which portability verdict this reason belongs to. */
+  readonly portability: Portability;
+  /** One sentence for the user: what is wrong and what to do. */
+  readonly advice: string;
+}
+
+export const REASONS = {
+  // manual: reachable from an eligible handler, but a human must decide
+  'in-loop': {
+    portability: 'manual',
+    advice: 'The ask runs inside a loop: unroll it into steps carried in the sealed requestState, or ask for all values in one form.',
+  },
+  'not-awaited': {
+    portability: 'manual',
+    advice: 'The request is not awaited where it is made (stored, chained or fire-and-forget): restructure so the handler awaits the answer, then re-run the port.',
+  },
+  'raced': {
+    portability: 'manual',
+    advice: 'The request is raced against a timeout or other promise (Promise.race/any/all): MRTR rounds have no timeout of their own; decide what the fallback should be.',
+  },
+  'nested-callback': {
+    portability: 'manual',
+    advice: 'The request is made inside a nested callback: move it to the handler body so the handler can return inputRequired(...).',
+  },
+  'side-effect-before-ask': {
+    portability: 'manual',
+    advice: 'A side effect runs before the ask and the ask depends on it: it would run again on every round. Make it idempotent or move it after the last answer.',
+  },
+  'dynamic-request': {
+    portability: 'manual',
+    advice: 'The request parameters are built dynamically (spread, computed, or passed in): port by hand with inputRequired.elicit/createMessage/listRoots.',
+  },
+  'helper-not-awaited-by-handler': {
+    portability: 'manual',
+    advice: 'The helper that asks is called but not awaited directly by the handler: have the handler await it, or port the helper by hand.',
+  },
+  'result-escapes': {
+    portability: 'manual',
+    advice: 'The answer is returned or passed on as a whole (not read by the handler): port by hand so the caller reads inputResponse(...).',
+  },
+  'try-catch': {
+    portability: 'manual',
+    advice: 'The request sits inside try/catch whose catch handles its failure: on MRTR the client answers cancel or decline instead; port the catch arm by hand.',
+  },
+  'in-expression': {
+    portability: 'manual',
+    advice: 'The request is awaited inside a larger expression (condition, argument, template): hoist it into its own const, then re-run the port.',
+  },
+  'unknown-handler-shape': {
+    portability: 'manual',
+    advice: 'The handler could not be resolved statically (registered through a variable or computed name): port by hand.',
+  },
+  // unportable: not inside a request that MRTR can serve
+  'notification-handler': {
+    portability: 'unportable',
+    advice: 'Asked from a notification handler: MRTR needs a client request to answer. Ask from a tool, prompt or resource handler instead, or drop the ask.',
+  },
+  'lifecycle-hook': {
+    portability: 'unportable',
+    advice: 'Asked from oninitialized/onclose or at start-up: there is no request to answer. Read the value from configuration, or ask lazily inside a tool.',
+  },
+  'timer': {
+    portability: 'unportable',
+    advice: 'Asked from a timer or background job: MRTR cannot push requests to the client. Move the ask into the tool call that needs it.',
+  },
+  'http-route': {
+    portability: 'unportable',
+    advice: 'Asked from an HTTP route outside MCP: there is no MCP request to answer. Move it into an MCP tool, prompt or resource handler.',
+  },
+  'ineligible-request': {
+    portability: 'unportable',
+    advice: 'Asked while serving a request other than tools/call, prompts/get or resources/read (e.g. tools/list, completion): MRTR forbids input_required there. Precompute or move it into a tool.',
+  },
+  'task-relay': {
+    portability: 'unportable',
+    advice: 'Asked from a task or stream relay (experimental tasks): not served by MRTR. Redesign as a tool that returns inputRequired.',
+  },
+  'no-handler': {
+    portability: 'unportable',
+    advice: 'No request handler reaches this call: if it is dead code remove it; otherwise call it from a tool, prompt or resource handler.',
+  },
+  // guarded: already dual-era
+  'era-guarded': {
+    portability: 'guarded',
+    advice: 'Legacy arm behind an era check next to an MRTR arm: left as is; remove it when 2025 clients are gone.',
+  },
+} as const satisfies Record<string, ReasonInfo>;
+
+export type ReasonId = keyof typeof REASONS;
+
+export function isReasonId(id: string): id is ReasonId {
+  return Object.prototype.hasOwnProperty.call(REASONS, id);
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { matchLegacyCall, PREFILTER_NAMES } from '../src/vocabulary.js';
+
+describe('matchLegacyCall', () => {
+  it.each([
+    [['ctx', 'mcpReq', 'elicitInput'], undefined, 'elicitation', 'elicitInput'],
+    [['ctx', 'mcpReq', 'requestSampling'], undefined, 'sampling', 'requestSampling'],
+    [['mcp', 'server', 'createMessage'], undefined, 'sampling', 'createMessage'],
+    [['this', 'server', 'server', 'listRoots'], undefined, 'roots', 'listRoots'],
+    [['ctx', 'mcpReq', 'send'], 'elicitation/create', 'elicitation', 'send'],
+    [['extra', 'sendRequest'], 'sampling/createMessage', 'sampling', 'sendRequest'],
+    [['deps', 'context', 'server', 'request'], 'roots/list', 'roots', 'request'],
+    [['sendRequest'], 'elicitation/create', 'elicitation', 'sendRequest'],
+  ] as const)('%j with method %s is a legacy %s via %s', (callee, methodLiteral, kind, form) => {
+    const m = matchLegacyCall({ callee, methodLiteral });
+    expect(m?.kind).toBe(kind);
+    expect(m?.form).toBe(form);
+  });
+
+  it.each([
+    // an LLM provider client's createMessage is not the protocol server's
+    [['anthropic', 'messages', 'createMessage'], undefined],
+    [['llm', 'createMessage'], undefined],
+    // raw sends of other methods are not push-style asks
+    [['ctx', 'mcpReq', 'send'], 'notifications/progress'],
+    [['ctx', 'mcpReq', 'send'], undefined],
+    [['server', 'server', 'request'], 'ping'],
+    // bare send/elicitInput only count when the adapter proved where they came from
+    [['send'], 'elicitation/create'],
+    [['elicitInput'], undefined],
+    [['listRoots'], undefined],
+  ] as const)('%j with method %s is not legacy', (callee, methodLiteral) => {
+    expect(matchLegacyCall({ callee, methodLiteral })).toBeUndefined();
+  });
+
+  it('accepts a low-level Server receiver the adapter identified', () => {
+    expect(matchLegacyCall({ callee: ['low', 'createMessage'], receiverIsServer: true })?.kind).toBe('sampling');
+  });
+
+  it('resolves v1 sendRequest by its result schema when the method is not a literal', () => {
+    expect(matchLegacyCall({ callee: ['extra', 'sendRequest'], resultSchemaName: 'ListRootsResultSchema' })?.kind).toBe('roots');
+  });
+
+  it('prefilters on distinctive names and on the method literals raw senders need', () => {
+    expect(PREFILTER_NAMES).toEqual(
+      expect.arrayContaining(['elicitInput', 'requestSampling', 'createMessage', 'listRoots', 'elicitation/create', 'sampling/createMessage', 'roots/list', 'ElicitResultSchema', 'UrlElicitationRequiredError']),
+    );
+    // too common to filter on: they only count with a method literal, which is in the list
+    expect(PREFILTER_NAMES).not.toContain('send');
+    expect(PREFILTER_NAMES).not.toContain('request');
+  });
+});
