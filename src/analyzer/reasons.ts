@@ -58,6 +58,14 @@ export const REASONS = {
     portability: 'manual',
     advice: 'The handler could not be resolved statically (registered through a variable or computed name): port by hand.',
   },
+  'roots-retired': {
+    portability: 'auto',
+    advice: 'listRoots() was retired to configuration (MCP_ALLOWED_ROOTS, comma-separated file:// URIs or absolute paths): set it for every deployment, then delete this marker. Use `port --roots ask` to ask the client instead.',
+  },
+  'capability-fallback': {
+    portability: 'auto',
+    advice: 'The legacy code branched on client capabilities; the port reads the per-request capabilities instead. Check the fallback still matches what the client declares, then delete this marker.',
+  },
   // unportable: not inside a request that MRTR can serve
   'notification-handler': {
     portability: 'unportable',
