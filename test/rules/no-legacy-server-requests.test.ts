@@ -1,0 +1,185 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../rules/no-legacy-server-requests.js';
+
+const ruleTester = new RuleTester();
+
+ruleTester.run('no-legacy-server-requests', rule, {
+  valid: [
+    // Valid because: the MRTR shape itself (inputRequired + builders) is not a push-style request.
+    `
+server.registerTool('t', {}, async (args, ctx) => {
+  const a = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (a.kind !== 'elicit') return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'ok?', requestedSchema: {} }) } });
+  return { content: [] };
+});`,
+    // Valid because: createMessage/listRoots on something that is not a protocol Server (an LLM client).
+    `const r = await openai.chat.createMessage({ model: 'x' }); await fsClient.listRoots();`,
+    // Valid because: a raw send of a non-server→client method (a notification) is not a legacy request.
+    `await ctx.mcpReq.send({ method: 'notifications/progress', params: {} });`,
+    // Valid because: a raw request whose method is not statically known is not claimed.
+    `await server.server.request({ method: someMethod, params: {} });`,
+    // Valid because: a bare elicitInput that was not taken off a legacy receiver (some local function).
+    `async function elicitInput(x: string) { return x; } await elicitInput('q');`,
+    // Valid because: era-guarded arm, factory context `era === 'legacy'`.
+    `
+createMcpHandler((reqCtx) => {
+  const server = new McpServer(info);
+  server.registerTool('t', {}, async (args, ctx) => {
+    if (reqCtx.era === 'legacy') {
+      const r = await ctx.mcpReq.elicitInput({ message: 'ok?', requestedSchema: {} });
+      return { content: [] };
+    }
+    return inputRequired({ inputRequests: { q: inputRequired.elicit({ message: 'ok?', requestedSchema: {} }) } });
+  });
+  return server;
+});`,
+    // Valid because: the whole legacy server is built in the factory's legacy arm (guards reach into handlers).
+    `
+createMcpHandler(({ era }) => {
+  const server = new McpServer(info);
+  if (era === 'legacy') {
+    server.registerTool('t', {}, async (args, ctx) => { await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} }); return { content: [] }; });
+  }
+  return server;
+});`,
+    // Valid because: era-guarded by the missing envelope (2025 requests carry none), in the alternate of a modern test.
+    `
+async function h(args: unknown, ctx: Ctx) {
+  if (ctx.mcpReq.envelope !== undefined) {
+    return inputRequired({ inputRequests: { q: inputRequired.elicit({ message: 'm', requestedSchema: {} }) } });
+  } else {
+    await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} });
+  }
+}`,
+    // Valid because: negated envelope test and optional chaining still mean "2025 era".
+    `if (!ctx.mcpReq?.envelope) { await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 5 }); }`,
+    // Valid because: early exit for the modern era leaves the rest of the block legacy-only.
+    `
+async function h(ctx: Ctx, era: 'legacy' | 'modern') {
+  if (era !== 'legacy') {
+    return inputRequired({ inputRequests: { q: inputRequired.listRoots() } });
+  }
+  const roots = await server.server.listRoots();
+  return roots;
+}`,
+    // Valid because: a conditional expression and a logical && guard.
+    `
+const a = era === 'legacy' ? await server.server.createMessage({ messages: [], maxTokens: 1 }) : undefined;
+const b = ctx.mcpReq.envelope === undefined && (await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} }));`,
+    // Valid because: the URL error is constructed but not thrown in a 2026 arm: only throws are sites,
+    // and this throw is era-guarded by typeof.
+    `if (typeof ctx.mcpReq.envelope === 'undefined') { throw new UrlElicitationRequiredError([]); }`,
+  ],
+  invalid: [
+    // Invalid because: the v2 context push-style elicitation; reported at the call, not at `await`.
+    {
+      code: `
+server.registerTool('t', {}, async (args, ctx) => {
+  const r = await ctx.mcpReq.elicitInput({ message: 'ok?', requestedSchema: {} });
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'legacyRequest', line: 3, column: 19, data: { callee: 'ctx.mcpReq.elicitInput', kind: 'elicitation' } }],
+    },
+    // Invalid because: sampling through the v2 context, and roots through the protocol server.
+    {
+      code: `await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 5 });\nconst { roots } = await mcp.server.listRoots();`,
+      errors: [
+        { messageId: 'legacyRequest', line: 1, column: 7, data: { callee: 'ctx.mcpReq.requestSampling', kind: 'sampling' } },
+        { messageId: 'legacyRequest', line: 2, column: 25, data: { callee: 'mcp.server.listRoots', kind: 'roots' } },
+      ],
+    },
+    // Invalid because: casts, non-null assertions and parentheses are stripped from the callee chain.
+    {
+      code: `await ((ctx as any).mcpReq!).elicitInput({ message: 'm', requestedSchema: {} });`,
+      errors: [{ messageId: 'legacyRequest', line: 1, column: 7 }],
+    },
+    // Invalid because: a raw send of elicitation/create, with the method read through a local const object.
+    {
+      code: `
+const METHODS = { elicit: 'elicitation/create' } as const;
+async function ask(ctx: Ctx) {
+  return ctx.mcpReq.send({ method: METHODS.elicit, params: { message: 'm', requestedSchema: {} } });
+}`,
+      errors: [{ messageId: 'legacyRequest', line: 4, column: 10, data: { callee: 'ctx.mcpReq.send', kind: 'elicitation' } }],
+    },
+    // Invalid because: the request object itself is a local const holding the method literal.
+    {
+      code: `const req = { method: 'roots/list' }; await server.server.request(req);`,
+      errors: [{ messageId: 'legacyRequest', line: 1, column: 45, data: { callee: 'server.server.request', kind: 'roots' } }],
+    },
+    // Invalid because: v1 extra.sendRequest, with a method literal and with only the result schema.
+    {
+      code: `
+await extra.sendRequest({ method: 'sampling/createMessage', params: p }, CreateMessageResultSchema);
+await extra.sendRequest(req, types.ElicitResultSchema);`,
+      errors: [
+        { messageId: 'legacyRequest', line: 2, column: 7, data: { callee: 'extra.sendRequest', kind: 'sampling' } },
+        { messageId: 'legacyRequest', line: 3, column: 7, data: { callee: 'extra.sendRequest', kind: 'elicitation' } },
+      ],
+    },
+    // Invalid because: a low-level Server instance not named `server`, found by its construction.
+    {
+      code: `const low = new Server(info, opts);\nawait low.elicitInput({ message: 'm', requestedSchema: {} });`,
+      errors: [{ messageId: 'legacyRequest', line: 2, column: 7, data: { callee: 'low.elicitInput', kind: 'elicitation' } }],
+    },
+    // Invalid because: a class field typed Server, called through this.
+    {
+      code: `
+class Tools {
+  private proto: Server;
+  constructor(p: Server) { this.proto = p; }
+  async ask() { return this.proto.createMessage({ messages: [], maxTokens: 1 }); }
+}`,
+      errors: [{ messageId: 'legacyRequest', line: 5, column: 24, data: { callee: 'this.proto.createMessage', kind: 'sampling' } }],
+    },
+    // Invalid because: bare calls destructured off the legacy receivers (local and parameter patterns).
+    {
+      code: `
+const { elicitInput } = ctx.mcpReq;
+await elicitInput({ message: 'm', requestedSchema: {} });
+server.tool('t', async (args, { sendRequest }) => sendRequest({ method: 'roots/list' }, ListRootsResultSchema));
+async function h(a: A, { mcpReq: { send } }: Ctx) { await send({ method: 'elicitation/create', params: {} }); }`,
+      errors: [
+        { messageId: 'legacyRequest', line: 3, column: 7, data: { callee: 'elicitInput', kind: 'elicitation' } },
+        { messageId: 'legacyRequest', line: 4, column: 51, data: { callee: 'sendRequest', kind: 'roots' } },
+        { messageId: 'legacyRequest', line: 5, column: 59, data: { callee: 'send', kind: 'elicitation' } },
+      ],
+    },
+    // Invalid because: a client-capability check is not an era guard (a 2026 client can lack elicitation too).
+    {
+      code: `
+if (server.server.getClientCapabilities()?.elicitation) {
+  await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} });
+}`,
+      errors: [{ messageId: 'legacyRequest', line: 3, column: 9 }],
+    },
+    // Invalid because: the legacy call sits in the MODERN arm of an era test.
+    {
+      code: `if (era === 'legacy') { doLegacy(); } else { await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} }); }`,
+      errors: [{ messageId: 'legacyRequest', line: 1, column: 52 }],
+    },
+    // Invalid because: the early return is for the LEGACY era, so what follows is the modern arm.
+    {
+      code: `
+async function h(ctx: Ctx) {
+  if (ctx.mcpReq.envelope === undefined) return legacy();
+  return ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} });
+}`,
+      errors: [{ messageId: 'legacyRequest', line: 4, column: 10 }],
+    },
+    // Invalid because: an early exit that does not always exit does not guard what follows.
+    {
+      code: `
+async function h(ctx: Ctx) {
+  if (era !== 'legacy') { if (x) return modern(); }
+  await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} });
+}`,
+      errors: [{ messageId: 'legacyRequest', line: 4, column: 9 }],
+    },
+    // Invalid because: the 2025 URL-elicitation error, reported at the throw.
+    {
+      code: `async function h() {\n  throw new UrlElicitationRequiredError([{ mode: 'url', url: 'https://x', message: 'm', elicitationId: 'e' }]);\n}`,
+      errors: [{ messageId: 'urlElicitationError', line: 2, column: 3 }],
+    },
+  ],
+});
