@@ -1,0 +1,75 @@
+/**
+ * What the runner needs from the other parts of mrtr-port: file discovery, the analyzer, the transform
+ * entry point and the continuation helper template. Loaded on first use; a test (or an embedder) can
+ * replace any of them through `runPort({ dependencies })`, e.g. to inject a transform that throws.
+ */
+import type { AnalysisReport } from '../analyzer/model.js';
+import type { HandlerKind } from '../vocabulary.js';
+
+export interface DiscoverResult {
+  files: string[];
+  missing: string[];
+  empty: string[];
+}
+
+export interface AnalyzeResultLike {
+  report: AnalysisReport;
+  handlers?: ReadonlyArray<{ file: string; kind: HandlerKind; name: string | null; start: number; end: number; siteIndexes: number[] }>;
+}
+
+export interface SiteInstruction {
+  line: number;
+  column: number;
+  portability: 'auto' | 'manual' | 'unportable' | 'guarded';
+  reasons: string[];
+}
+
+export interface PortOptions {
+  codec: 'aead' | 'sdk';
+  roots: 'config' | 'ask';
+  continuationImport: string;
+}
+
+export interface TransformInput {
+  source: string;
+  path: string;
+  sites?: readonly SiteInstruction[];
+  options: PortOptions;
+}
+
+export interface HelperTemplate {
+  /** File name written next to the sources, e.g. `mrtr-continuation.ts`. */
+  fileName: string;
+  text: string;
+}
+
+export interface PortDependencies {
+  discoverFiles(options: { cwd: string; paths: readonly string[]; ignore: readonly string[] }): Promise<DiscoverResult>;
+  analyze(options: { cwd: string; files: readonly string[] }): AnalyzeResultLike | Promise<AnalyzeResultLike>;
+  /** The transform with markers inserted (`applyPortSource`). */
+  transform(input: TransformInput): string;
+  /** The helper file for a codec; throws when that codec has no helper. */
+  helperTemplate(codec: PortOptions['codec']): HelperTemplate;
+}
+
+export async function loadDefaultDependencies(): Promise<PortDependencies> {
+  const [discover, analyzer, transforms, template] = await Promise.all([
+    import('./discover.js'),
+    import('../analyzer/index.js'),
+    import('../../transforms/index.js'),
+    import('../runtime/template.js'),
+  ]);
+  const templates = template as unknown as Record<string, unknown>;
+  return {
+    discoverFiles: (o) => discover.discoverFiles({ cwd: o.cwd, paths: [...o.paths], ignore: [...o.ignore] }),
+    analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files }),
+    transform: (input) => transforms.applyPortSource(input),
+    helperTemplate(codec) {
+      if (codec === 'aead') return { fileName: template.CONTINUATION_FILE_NAME, text: template.continuationTemplate() };
+      const sdk = templates.sdkContinuationTemplate;
+      if (typeof sdk !== 'function') throw new Error('--codec sdk is not available: the runtime ships no SDK-codec helper');
+      const name = typeof templates.SDK_CONTINUATION_FILE_NAME === 'string' ? templates.SDK_CONTINUATION_FILE_NAME : 'mrtr-continuation-sdk.ts';
+      return { fileName: name, text: String(sdk()) };
+    },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * Where the continuation helper goes, and how ported files import it.
+ *
+ * Placement, once per package (the nearest package.json above a ported file): an existing helper in one
+ * of the candidate places wins (so re-runs and later ports reuse it); otherwise the directory that holds
+ * all of the package's ported files if they share one, else the package's `src/` if it exists, else the
+ * package root. An existing helper is never overwritten: identical is left, different is reported.
+ *
+ * Import style, per file: the `.js` suffix when the file's own relative imports carry one, or when the
+ * package's tsconfig resolves like Node (NodeNext/Node16), `.ts` when the file imports `.ts` paths,
+ * otherwise no suffix.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+
+export type ImportSuffix = '' | '.js' | '.ts';
+
+export type HelperState = 'missing' | 'identical' | 'differs';
+
+/** Caches per-directory lookups for one run. */
+export class PackageLayout {
+  private readonly packageRoots = new Map<string, string>();
+  private readonly nodeResolution = new Map<string, boolean>();
+
+  /** `fallbackRoot` is used when no package.json exists above a file (e.g. the working directory). */
+  constructor(private readonly fallbackRoot: string) {}
+
+  /** The directory of the nearest package.json above `file`. */
+  packageRootOf(file: string): string {
+    const start = dirname(resolve(file));
+    const seen: string[] = [];
+    let root: string | undefined;
+    for (let dir = start; ; dir = dirname(dir)) {
+      const cached = this.packageRoots.get(dir);
+      if (cached !== undefined) {
+        root = cached;
+        break;
+      }
+      seen.push(dir);
+      if (existsSync(join(dir, 'package.json'))) {
+        root = dir;
+        break;
+      }
+      if (dirname(dir) === dir) break;
+    }
+    root ??= resolve(this.fallbackRoot);
+    for (const dir of seen) this.packageRoots.set(dir, root);
+    return root;
+  }
+
+  /** Does the package's tsconfig.json (following `extends`) use NodeNext/Node16 module resolution? */
+  usesNodeResolution(packageRoot: string): boolean {
+    let answer = this.nodeResolution.get(packageRoot);
+    if (answer === undefined) {
+      answer = tsconfigUsesNodeResolution(join(packageRoot, 'tsconfig.json'));
+      this.nodeResolution.set(packageRoot, answer);
+    }
+    return answer;
+  }
+
+  importSuffix(fileText: string, packageRoot: string): ImportSuffix {
+    const own = suffixOfRelativeImports(fileText);
+    if (own === '.js' || own === '.ts') return own;
+    return this.usesNodeResolution(packageRoot) ? '.js' : '';
+  }
+}
+
+const RELATIVE_SPECIFIER_RE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"]*)\1/g;
+
+/** The suffix style of a file's relative imports: '.js'/'.ts' if any carries one, '' if none do, undefined if there are none. */
+export function suffixOfRelativeImports(text: string): ImportSuffix | undefined {
+  let sawAny = false;
+  for (const m of text.matchAll(RELATIVE_SPECIFIER_RE)) {
+    sawAny = true;
+    const spec = m[2];
+    if (/\.[cm]?jsx?$/.test(spec)) return '.js';
+    if (/\.[cm]?tsx?$/.test(spec)) return '.ts';
+  }
+  return sawAny ? '' : undefined;
+}
+
+const NODE_KINDS = new Set(['node16', 'nodenext']);
+
+function tsconfigUsesNodeResolution(configPath: string, depth = 0): boolean {
+  if (depth > 8 || !existsSync(configPath)) return false;
+  const read = ts.readConfigFile(configPath, ts.sys.readFile);
+  if (read.error || typeof read.config !== 'object' || read.config === null) return false;
+  const config = read.config as { compilerOptions?: { module?: unknown; moduleResolution?: unknown }; extends?: unknown };
+  const options = config.compilerOptions ?? {};
+  for (const value of [options.moduleResolution, options.module]) {
+    if (typeof value === 'string') return NODE_KINDS.has(value.toLowerCase());
+  }
+  const parents = typeof config.extends === 'string' ? [config.extends] : Array.isArray(config.extends) ? config.extends : [];
+  // later entries of an `extends` array override earlier ones
+  for (const parent of [...parents].reverse()) {
+    if (typeof parent !== 'string') continue;
+    const parentPath = resolveExtends(parent, dirname(configPath));
+    if (parentPath && tsconfigUsesNodeResolution(parentPath, depth + 1)) return true;
+  }
+  return false;
+}
+
+function resolveExtends(spec: string, fromDir: string): string | undefined {
+  if (spec.startsWith('.') || spec.startsWith('/')) {
+    const p = resolve(fromDir, spec);
+    return existsSync(p) ? p : existsSync(p + '.json') ? p + '.json' : undefined;
+  }
+  try {
+    return createRequire(join(fromDir, 'tsconfig.json')).resolve(spec);
+  } catch {
+    try {
+      return createRequire(join(fromDir, 'tsconfig.json')).resolve(join(spec, 'tsconfig.json'));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * The helper file's path for one package. `portedFiles` are absolute paths of the package's files that
+ * import the helper; `fileName` is the helper's file name.
+ */
+export function helperPathFor(packageRoot: string, portedFiles: readonly string[], fileName: string): string {
+  const dirs = [...new Set(portedFiles.map((f) => dirname(resolve(f))))];
+  const shared = dirs.length === 1 ? dirs[0] : undefined;
+  const src = join(packageRoot, 'src');
+  const hasSrc = isDirectory(src);
+  const candidates = [...new Set([shared, hasSrc ? src : undefined, packageRoot].filter((d): d is string => d !== undefined))];
+  const existing = candidates.find((dir) => existsSync(join(dir, fileName)));
+  return join(existing ?? candidates[0], fileName);
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The module specifier a file uses to import the helper at `helperPath`. */
+export function helperImportSpecifier(fromFile: string, helperPath: string, suffix: ImportSuffix): string {
+  let rel = relative(dirname(resolve(fromFile)), helperPath).split(sep).join('/');
+  rel = rel.replace(/\.[cm]?tsx?$/, '');
+  if (!rel.startsWith('.')) rel = './' + rel;
+  return rel + suffix;
+}
+
+/** Is the helper there already, and is it the template's bytes? */
+export function helperState(helperPath: string, template: string): HelperState {
+  let current: string;
+  try {
+    current = readFileSync(helperPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw error;
+  }
+  return current === template ? 'identical' : 'differs';
+}

@@ -1,0 +1,343 @@
+/**
+ * The `port` runner, in-process: discover → read (v1 and marker text scan) → v1 migration → analyze →
+ * transform (only files with sites) → restore framing → re-parse → helper file → atomic write or diff.
+ *
+ * Safety: a file is written only after its new text re-parses; anything that fails for a file (v1
+ * migration or transform throws, output does not parse, its helper cannot be written, the write fails)
+ * leaves that file byte-identical and reports it as failed with the error. Nothing is written under
+ * `dryRun` (diffs instead, the helper as a new-file diff). Untouched files are never re-printed.
+ */
+import { readFileSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
+import type { Site } from '../analyzer/model.js';
+import { createAnalysisMirror, type AnalysisMirror } from './analysis-mirror.js';
+import { loadDefaultDependencies, type PortDependencies, type PortOptions, type SiteInstruction } from './dependencies.js';
+import { fileDiff, newFileDiff } from './diff.js';
+import { restoreFraming } from './framing.js';
+import { helperImportSpecifier, helperPathFor, helperState, PackageLayout } from './helper-file.js';
+import { findMarkers } from './markers.js';
+import {
+  PortUsageError,
+  type FileOutcome,
+  type HelperOutcome,
+  type PortResult,
+  type PortSummary,
+} from './result.js';
+import { countCodemodMarkers, inferProjectType, isV1Source, migrateV1Source, type ProjectType } from './v1-migration.js';
+import { describeParseProblem, firstParseProblem } from './verify.js';
+import { writeFileAtomic } from './write-atomic.js';
+
+export { portExitCode, PortUsageError, EXIT } from './result.js';
+export type { FileOutcome, HelperOutcome, PortResult, PortSummary } from './result.js';
+export type { PortDependencies } from './dependencies.js';
+
+export interface RunPortOptions {
+  cwd: string;
+  paths: readonly string[];
+  ignore?: readonly string[];
+  dryRun?: boolean;
+  skipV1?: boolean;
+  codec?: PortOptions['codec'];
+  roots?: PortOptions['roots'];
+  /** How a changed file (or the helper) is written; default: atomic temp file + rename. */
+  write?: (file: string, text: string) => void;
+  /** Replace any stage the runner borrows from the rest of mrtr-port (tests inject failures here). */
+  dependencies?: Partial<PortDependencies>;
+}
+
+/** Per-file working state through the stages. */
+interface WorkFile {
+  abs: string;
+  rel: string;
+  original: string;
+  /** Text after the v1 migration (the original when there was none). */
+  working: string;
+  /** Final text (equal to `original` when nothing changed or the file failed). */
+  output: string;
+  outcome: FileOutcome;
+  sites: Site[];
+}
+
+export async function runPort(options: RunPortOptions): Promise<PortResult> {
+  const cwd = resolve(options.cwd);
+  const codec = options.codec ?? 'aead';
+  const roots = options.roots ?? 'config';
+  const dryRun = options.dryRun ?? false;
+  const skipV1 = options.skipV1 ?? false;
+  const write = options.write ?? writeFileAtomic;
+  const deps = await resolveDependencies(options.dependencies);
+
+  const discovered = await deps.discoverFiles({ cwd, paths: options.paths, ignore: options.ignore ?? [] });
+  if (discovered.missing.length > 0) throw new PortUsageError(`path not found: ${discovered.missing.join(', ')}`);
+  if (discovered.empty.length > 0) throw new PortUsageError(`no source files in: ${discovered.empty.join(', ')}`);
+  // Fail before touching anything when the codec has no helper.
+  const template = deps.helperTemplate(codec);
+
+  const relOf = (abs: string) => relative(cwd, abs).split(sep).join('/');
+  const work = new Map<string, WorkFile>();
+  const considered = new Set<WorkFile>();
+  for (const abs of discovered.files) {
+    const rel = relOf(abs);
+    let text: string;
+    try {
+      text = readFileSync(abs, 'utf8');
+    } catch (error) {
+      const wf = newWorkFile(abs, rel, '');
+      skip(wf, `unreadable: ${messageOf(error)}`);
+      considered.add(wf);
+      work.set(rel, wf);
+      continue;
+    }
+    const wf = newWorkFile(abs, rel, text);
+    work.set(rel, wf);
+    if (text.includes('@mrtr-port-todo') || text.includes('@mcp-codemod-error')) considered.add(wf);
+  }
+
+  // Stage: SDK v1 → v2 with the official codemod.
+  const v1 = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged' && isV1Source(wf.original));
+  const layout = new PackageLayout(cwd);
+  if (skipV1) {
+    for (const wf of v1) {
+      skip(wf, 'sdk-v1: left alone (--skip-v1)');
+      considered.add(wf);
+    }
+  } else {
+    const projectTypes = projectTypesByPackage(v1, layout);
+    for (const wf of v1) {
+      considered.add(wf);
+      try {
+        const migrated = migrateV1Source({ source: wf.original, path: wf.abs, projectType: projectTypes.get(layout.packageRootOf(wf.abs)) });
+        wf.working = migrated.source;
+        wf.outcome.v1Migrated = migrated.changed;
+      } catch (error) {
+        fail(wf, `v1 migration failed: ${messageOf(error)}`);
+      }
+    }
+  }
+
+  // Stage: analyze (over a mirror holding the migrated texts when the migration changed any file).
+  const analyzable = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged');
+  const replaced = new Map(analyzable.filter((wf) => wf.working !== wf.original).map((wf) => [wf.abs, wf.working]));
+  let mirror: AnalysisMirror | undefined;
+  let report;
+  try {
+    mirror = replaced.size > 0 ? createAnalysisMirror(cwd, analyzable.map((wf) => wf.abs), replaced) : undefined;
+    ({ report } = await deps.analyze({ cwd: mirror?.cwd ?? cwd, files: mirror?.files ?? analyzable.map((wf) => wf.abs) }));
+  } finally {
+    mirror?.dispose();
+  }
+  for (const s of report.files.skipped) {
+    const wf = work.get(s.file);
+    if (!wf || wf.outcome.status !== 'unchanged') continue;
+    // A file the analyzer could not parse is left as it was, migration included.
+    wf.working = wf.original;
+    wf.outcome.v1Migrated = false;
+    skip(wf, s.reason);
+    considered.add(wf);
+  }
+  for (const site of report.sites) {
+    const wf = work.get(site.file);
+    if (!wf || wf.outcome.status !== 'unchanged') continue;
+    wf.sites.push(site);
+    wf.outcome.sites = wf.sites.length;
+    considered.add(wf);
+  }
+
+  // Stage: place the helper (per package) before the transform, which needs its import path.
+  const portable = [...considered].filter((wf) => wf.outcome.status === 'unchanged' && wf.sites.some((s) => s.portability === 'auto'));
+  const helperPaths = new Map<string, string>();
+  const byPackage = groupBy(portable, (wf) => layout.packageRootOf(wf.abs));
+  for (const [pkg, files] of byPackage) helperPaths.set(pkg, helperPathFor(pkg, files.map((f) => f.abs), template.fileName));
+
+  // Stage: transform, restore framing, re-parse.
+  for (const wf of considered) {
+    if (wf.outcome.status !== 'unchanged') continue;
+    let text = wf.working;
+    const active = wf.sites.filter((s) => s.portability !== 'guarded');
+    if (active.length > 0) {
+      const pkg = layout.packageRootOf(wf.abs);
+      const helperPath = helperPaths.get(pkg) ?? helperPathFor(pkg, [wf.abs], template.fileName);
+      const continuationImport = helperImportSpecifier(wf.abs, helperPath, layout.importSuffix(wf.working, pkg));
+      try {
+        text = deps.transform({
+          source: wf.working,
+          path: wf.abs,
+          sites: active.map(toInstruction),
+          options: { codec, roots, continuationImport },
+        });
+      } catch (error) {
+        fail(wf, `transform failed: ${messageOf(error)}`);
+        continue;
+      }
+      if (typeof text !== 'string') {
+        fail(wf, 'transform failed: returned no text');
+        continue;
+      }
+    }
+    text = restoreFraming(wf.original, text);
+    if (text === wf.original) continue;
+    const problem = firstParseProblem(wf.abs, text);
+    if (problem) {
+      fail(wf, `output does not parse: ${describeParseProblem(problem)}`);
+      continue;
+    }
+    wf.output = text;
+    wf.outcome.status = 'changed';
+  }
+
+  // Stage: the helper file, once per package whose changed files import it.
+  const helpers: HelperOutcome[] = [];
+  for (const [pkg, helperPath] of helperPaths) {
+    const importers = (byPackage.get(pkg) ?? []).filter(
+      (wf) => wf.outcome.status === 'changed' && importsHelper(wf.output, helperImportSpecifier(wf.abs, helperPath, '')),
+    );
+    if (importers.length === 0) continue;
+    const outcome: HelperOutcome = { file: relOf(helperPath), status: 'identical', importedBy: importers.map((wf) => wf.rel) };
+    helpers.push(outcome);
+    try {
+      const state = helperState(helperPath, template.text);
+      if (state === 'identical') continue;
+      if (state === 'differs') {
+        outcome.status = 'differs';
+        continue;
+      }
+      if (dryRun) {
+        outcome.status = 'would-write';
+        outcome.diff = newFileDiff(outcome.file, template.text);
+      } else {
+        write(helperPath, template.text);
+        outcome.status = 'written';
+      }
+    } catch (error) {
+      outcome.status = 'failed';
+      outcome.error = messageOf(error);
+      // Without its helper a ported file would not compile: keep them all as they were.
+      for (const wf of importers) fail(wf, `helper file ${outcome.file} could not be written: ${outcome.error}`);
+    }
+  }
+
+  // Stage: write (or diff) every changed file.
+  for (const wf of considered) {
+    if (wf.outcome.status !== 'changed') continue;
+    if (dryRun) {
+      wf.outcome.diff = fileDiff(wf.rel, wf.original, wf.output);
+      continue;
+    }
+    try {
+      write(wf.abs, wf.output);
+    } catch (error) {
+      fail(wf, `write failed: ${messageOf(error)}`);
+    }
+  }
+
+  for (const wf of considered) {
+    const finalText = wf.outcome.status === 'changed' ? wf.output : wf.original;
+    wf.outcome.markers = findMarkers(finalText).filter((m) => !m.acknowledged).length;
+    wf.outcome.codemodMarkers = countCodemodMarkers(finalText);
+  }
+
+  const files = [...considered].map((wf) => wf.outcome).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return {
+    tool: 'mrtr-port',
+    command: 'port',
+    version: 1,
+    dryRun,
+    options: { codec, roots, skipV1 },
+    files,
+    helpers: helpers.sort((a, b) => (a.file < b.file ? -1 : 1)),
+    summary: summarize(work.size, files),
+  };
+}
+
+async function resolveDependencies(partial: Partial<PortDependencies> | undefined): Promise<PortDependencies> {
+  const complete = partial && partial.discoverFiles && partial.analyze && partial.transform && partial.helperTemplate;
+  if (complete) return partial as PortDependencies;
+  return { ...(await loadDefaultDependencies()), ...partial };
+}
+
+function newWorkFile(abs: string, rel: string, text: string): WorkFile {
+  return {
+    abs,
+    rel,
+    original: text,
+    working: text,
+    output: text,
+    sites: [],
+    outcome: { file: rel, status: 'unchanged', v1Migrated: false, sites: 0, markers: 0, codemodMarkers: 0 },
+  };
+}
+
+function skip(wf: WorkFile, reason: string): void {
+  wf.outcome.status = 'skipped';
+  wf.outcome.reason = reason;
+}
+
+function fail(wf: WorkFile, error: string): void {
+  wf.output = wf.original;
+  wf.outcome.status = 'failed';
+  wf.outcome.error = error;
+  delete wf.outcome.diff;
+}
+
+function toInstruction(site: Site): SiteInstruction {
+  return { line: site.line, column: site.column, portability: site.portability, reasons: [...site.reasons] };
+}
+
+/** Does the text import the helper (any suffix)? `bare` is the specifier without a suffix. */
+function importsHelper(text: string, bare: string): boolean {
+  return ['', '.js', '.ts'].some((suffix) => text.includes(`'${bare}${suffix}'`) || text.includes(`"${bare}${suffix}"`));
+}
+
+/** The codemod's project type per package, from the package's v1 files (as the codemod infers it). */
+function projectTypesByPackage(files: readonly WorkFile[], layout: PackageLayout): Map<string, ProjectType> {
+  const out = new Map<string, ProjectType>();
+  for (const [pkg, group] of groupBy(files, (wf) => layout.packageRootOf(wf.abs))) {
+    out.set(pkg, inferProjectType(group.map((wf) => wf.original)));
+  }
+  return out;
+}
+
+function groupBy<T>(items: Iterable<T>, key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+function summarize(scanned: number, files: readonly FileOutcome[]): PortSummary {
+  const summary: PortSummary = {
+    scanned,
+    changed: 0,
+    unchanged: 0,
+    skipped: 0,
+    skippedBy: {},
+    failed: 0,
+    v1Migrated: 0,
+    sites: 0,
+    markers: 0,
+    codemodMarkers: 0,
+  };
+  for (const f of files) {
+    if (f.status === 'changed') summary.changed++;
+    if (f.status === 'failed') summary.failed++;
+    if (f.status === 'skipped') {
+      summary.skipped++;
+      const why = (f.reason ?? 'unknown').split(':')[0];
+      summary.skippedBy[why] = (summary.skippedBy[why] ?? 0) + 1;
+    }
+    if (f.status === 'changed' && f.v1Migrated) summary.v1Migrated++;
+    summary.sites += f.sites;
+    summary.markers += f.markers;
+    summary.codemodMarkers += f.codemodMarkers;
+  }
+  summary.unchanged = scanned - summary.changed - summary.skipped - summary.failed;
+  return summary;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,85 @@
+/**
+ * What `runPort` returns, and the `--format json` contract of `mrtr-port port` (`version: 1`; change it
+ * only by adding optional fields).
+ */
+export type FileStatus = 'changed' | 'unchanged' | 'skipped' | 'failed';
+
+export interface FileOutcome {
+  /** Relative to the working directory, `/`-separated. */
+  file: string;
+  status: FileStatus;
+  /** Why a file was skipped (`sdk-v1: --skip-v1`, `parse-error: …`). */
+  reason?: string;
+  /** Why a file failed; the file was left byte-identical. */
+  error?: string;
+  /** The official v1→v2 migration changed this file (in this run). */
+  v1Migrated: boolean;
+  /** Legacy sites the analyzer found in this file (before the port). */
+  sites: number;
+  /** Unacknowledged `@mrtr-port-todo` markers in the file after the run. */
+  markers: number;
+  /** `@mcp-codemod-error` comments in the file after the run (left by the v1 migration). */
+  codemodMarkers: number;
+  /** Unified diff (dry-run only, changed files only). */
+  diff?: string;
+}
+
+export type HelperStatus = 'written' | 'would-write' | 'identical' | 'differs' | 'failed';
+
+export interface HelperOutcome {
+  /** The helper file, relative to the working directory. */
+  file: string;
+  /** `differs`: a file of that name exists with other content; it was not overwritten. */
+  status: HelperStatus;
+  error?: string;
+  /** The ported files that import it. */
+  importedBy: string[];
+  /** New-file diff (dry-run, `would-write` only). */
+  diff?: string;
+}
+
+export interface PortSummary {
+  scanned: number;
+  changed: number;
+  unchanged: number;
+  skipped: number;
+  /** Skipped files counted by reason (the text before the first `:`). */
+  skippedBy: Record<string, number>;
+  failed: number;
+  v1Migrated: number;
+  sites: number;
+  markers: number;
+  codemodMarkers: number;
+}
+
+export interface PortResult {
+  tool: 'mrtr-port';
+  command: 'port';
+  version: 1;
+  dryRun: boolean;
+  options: { codec: 'aead' | 'sdk'; roots: 'config' | 'ask'; skipV1: boolean };
+  /**
+   * Every file the run looked at beyond the text scan: changed, skipped, failed, with sites or markers,
+   * or SDK v1. Files with nothing to do are only counted (`summary.unchanged`). Sorted by path.
+   */
+  files: FileOutcome[];
+  helpers: HelperOutcome[];
+  summary: PortSummary;
+}
+
+export const EXIT = { clean: 0, attention: 1, usage: 2 } as const;
+
+/** 0 clean; 1 when markers are left (todo or codemod) or a file (or helper) failed. */
+export function portExitCode(result: PortResult): number {
+  const { summary } = result;
+  const helperFailed = result.helpers.some((h) => h.status === 'failed');
+  return summary.failed > 0 || helperFailed || summary.markers > 0 || summary.codemodMarkers > 0 ? EXIT.attention : EXIT.clean;
+}
+
+/** Bad input to the run (a named path missing or holding no sources): exit 2. */
+export class PortUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PortUsageError';
+  }
+}
