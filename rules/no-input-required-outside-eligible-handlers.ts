@@ -1,0 +1,69 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { NamedHandlerRoles, roleAtDefinition } from './lib/handler-registration.js';
+import type { HandlerRole } from './lib/handler-registration.js';
+import { isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
+import type { FunctionNode } from './lib/resolve.js';
+import { createRule } from './create-rule.js';
+
+export type Options = [];
+export type MessageIds = 'ineligibleHandler';
+
+export default createRule<Options, MessageIds>({
+  name: 'no-input-required-outside-eligible-handlers',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Allow `inputRequired(...)` only in tools/call, prompts/get and resources/read handlers.',
+      recommended: 'recommended',
+      requiresTypeChecking: false,
+    },
+    messages: {
+      ineligibleHandler:
+        'Only tools/call, prompts/get and resources/read handlers may return input_required; this {{handler}} cannot (the server answers -32603). Ask for the input in the tool, prompt or resource read that needs it, or use a default here.',
+    },
+    schema: [],
+  },
+  defaultOptions: [],
+  create(context) {
+    const named = new NamedHandlerRoles(context.sourceCode);
+    // Decided at the end: a handler may be registered by name below its definition.
+    const candidates: TSESTree.Node[] = [];
+    return {
+      CallExpression(node): void {
+        named.collect(node);
+        if (isInputRequiredCall(node)) candidates.push(node);
+      },
+      AssignmentExpression(node): void {
+        named.collect(node);
+      },
+      ObjectExpression(node): void {
+        if (isInputRequiredObject(node)) candidates.push(node);
+      },
+      'Program:exit'(): void {
+        for (const node of candidates) {
+          const role = enclosingRole(node);
+          if (role && !role.eligible) context.report({ node, messageId: 'ineligibleHandler', data: { handler: role.serves } });
+        }
+      },
+    };
+
+    /** The role of the nearest enclosing function that has one (inner helpers inherit it). */
+    function enclosingRole(node: TSESTree.Node): HandlerRole | undefined {
+      for (let current = node.parent; current; current = current.parent) {
+        if (!isFunction(current)) continue;
+        const role = roleAtDefinition(current) ?? named.roleOf(current);
+        if (role) return role;
+      }
+      return undefined;
+    }
+  },
+});
+
+function isFunction(node: TSESTree.Node): node is FunctionNode {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}
