@@ -117,16 +117,18 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
         d.insertComment = false;
       }
     }
-    const codemodMarkers = insertCodemodComments(sf, kept);
+    const insertedAt = insertCodemodComments(sf, kept);
     const migrated = sf.getFullText();
-    const shift = (shebang.match(/\n/g) ?? []).length;
+    const shebangLines = (shebang.match(/\n/g) ?? []).length;
+    // a comment inserted at or above a line pushes it down by one
+    const shift = (line: number) => shebangLines + insertedAt.filter((at) => at <= line).length;
     const out = bom + shebang + migrated;
     return {
       source: out,
       changed: out !== source,
       changes,
-      codemodMarkers,
-      diagnostics: kept.map((d) => ({ level: d.level as V1Diagnostic['level'], line: d.line + shift, message: d.message })),
+      codemodMarkers: insertedAt.length,
+      diagnostics: kept.map((d) => ({ level: d.level as V1Diagnostic['level'], line: d.line + shift(d.line), message: d.message })),
     };
   } finally {
     scratch.removeSourceFile(sf);
@@ -139,8 +141,11 @@ function scratchPath(path: string): string {
   return `/scratch/file${ext}`;
 }
 
-/** Writes the codemod's action-required comments as its runner does (bottom-up, merged, once). */
-function insertCodemodComments(sf: SourceFile, diagnostics: readonly Diagnostic[]): number {
+/**
+ * Writes the codemod's action-required comments as its runner does (bottom-up, merged, once).
+ * Returns the (pre-insertion) lines that got one.
+ */
+function insertCodemodComments(sf: SourceFile, diagnostics: readonly Diagnostic[]): number[] {
   const wanted = diagnostics.filter((d) => d.insertComment).sort((a, b) => b.line - a.line);
   const merged: { line: number; message: string }[] = [];
   for (const d of wanted) {
@@ -148,7 +153,7 @@ function insertCodemodComments(sf: SourceFile, diagnostics: readonly Diagnostic[
     if (prev && prev.line === d.line) prev.message += ' | ' + d.message;
     else merged.push({ line: d.line, message: d.message });
   }
-  let inserted = 0;
+  const inserted: number[] = [];
   for (const m of merged) {
     const text = sf.getFullText();
     const lines = text.split('\n');
@@ -160,7 +165,7 @@ function insertCodemodComments(sf: SourceFile, diagnostics: readonly Diagnostic[
     const lineStart = lines.slice(0, idx).reduce((sum, l) => sum + l.length + 1, 0);
     if (insideLiteral(sf.getDescendantAtPos(lineStart))) continue;
     sf.insertText(lineStart, `${indent}/* ${MARKERS.sdkCodemod} ${m.message.replaceAll('*/', '* /')} */${eol}`);
-    inserted++;
+    inserted.push(m.line);
   }
   return inserted;
 }
