@@ -1,0 +1,208 @@
+/**
+ * What each e2e fixture server is called with, which scenarios apply to it, and how the scripted user
+ * answers. The servers themselves are `fixtures/e2e/<name>.input.ts`.
+ */
+import { pathToFileURL } from 'node:url';
+import type { Client, CreateMessageResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { FixtureModule } from './contract.js';
+import { fixturePath, type AnswerScript } from './harness.js';
+
+export type Call =
+  | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
+  | { kind: 'prompt'; name: string; arguments: Record<string, string> }
+  | { kind: 'resource'; uri: string };
+
+/**
+ * accept / decline / cancel: every elicitation gets that answer. invalid-then-valid: the first answer is an
+ * accept whose content fails the requestedSchema, every later one is valid. sampled: the client model
+ * replies. roots: the client lists its roots (the port reads them from configuration instead).
+ */
+export type ScenarioName = 'accept' | 'decline' | 'cancel' | 'invalid-then-valid' | 'sampled' | 'roots';
+
+export interface E2eFixture {
+  /** File stem under fixtures/e2e, also the replica mount path. */
+  readonly name: string;
+  readonly call: Call;
+  /** Each scenario that applies, with a text the legacy result must contain (proves the path taken). */
+  readonly scenarios: Partial<Record<ScenarioName, string>>;
+  /** Accepted content, by requested property name. */
+  readonly valid?: Record<string, string | number | boolean>;
+  /** Content that fails the requestedSchema, by requested property name. */
+  readonly invalid?: Record<string, string | number | boolean>;
+}
+
+export const SAMPLED_REPLY: CreateMessageResult = {
+  role: 'assistant',
+  content: { type: 'text', text: 'Revenue grew 12% on new subscriptions.' },
+  model: 'e2e-model-1',
+};
+
+/** What the legacy client lists, and the same roots as the ported server's configuration. */
+export const CLIENT_ROOTS = [{ uri: 'file:///srv/data', name: 'data' }, { uri: 'file:///srv/logs' }];
+export const MCP_ALLOWED_ROOTS = 'file:///srv/data,/srv/logs';
+
+export const FIXTURES: readonly E2eFixture[] = [
+  {
+    name: 'delete-file',
+    call: { kind: 'tool', name: 'delete_file', arguments: { path: '/srv/data/old-report.csv' } },
+    scenarios: {
+      accept: 'Deleted /srv/data/old-report.csv',
+      decline: 'Not deleted (decline)',
+      cancel: 'Not deleted (cancel)',
+      'invalid-then-valid': 'Deleted /srv/data/old-report.csv',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
+  {
+    name: 'refund',
+    call: { kind: 'tool', name: 'refund', arguments: { orderId: 'A-100' } },
+    scenarios: {
+      accept: 'Refunded 25 EUR on A-100',
+      decline: 'No refund (decline)',
+      cancel: 'No refund (cancel)',
+      'invalid-then-valid': 'Refunded 25 EUR on A-100',
+    },
+    valid: { amount: 25, confirm: true },
+    invalid: { amount: 500, confirm: 'sure' },
+  },
+  {
+    name: 'booking',
+    call: { kind: 'tool', name: 'book_table', arguments: { restaurant: 'Chez Ada' } },
+    scenarios: {
+      accept: 'Booked Chez Ada on 2026-12-24 for 4',
+      decline: 'Not booked (decline/decline)',
+      cancel: 'Not booked (cancel/cancel)',
+      'invalid-then-valid': 'Booked Chez Ada on 2026-12-24 for 4',
+    },
+    valid: { date: '2026-12-24', guests: 4 },
+    invalid: { date: 20261224, guests: 40 },
+  },
+  {
+    name: 'summarize',
+    call: { kind: 'tool', name: 'summarize', arguments: { text: 'Q3: revenue up 12%, driven by subscriptions; churn flat.' } },
+    scenarios: { sampled: 'Summary (e2e-model-1): Revenue grew 12% on new subscriptions.' },
+  },
+  {
+    name: 'onboarding-prompt',
+    call: { kind: 'prompt', name: 'onboarding', arguments: { team: 'payments' } },
+    scenarios: {
+      accept: 'Write a welcome note for Grace, who joins payments.',
+      decline: 'a new teammate (decline)',
+      cancel: 'a new teammate (cancel)',
+      'invalid-then-valid': 'Write a welcome note for Grace, who joins payments.',
+    },
+    valid: { name: 'Grace' },
+    invalid: { name: 'G' },
+  },
+  {
+    name: 'incident-resource',
+    call: { kind: 'resource', uri: 'incident://INC-42' },
+    scenarios: {
+      accept: 'Incident INC-42: primary database failover. Opened for postmortem.',
+      decline: 'Incident INC-42 stays closed (decline)',
+      cancel: 'Incident INC-42 stays closed (cancel)',
+      'invalid-then-valid': 'Opened for postmortem.',
+    },
+    valid: { reason: 'postmortem' },
+    invalid: { reason: 'curiosity' },
+  },
+  {
+    name: 'workspace-roots',
+    call: { kind: 'tool', name: 'search_workspace', arguments: { pattern: 'TODO' } },
+    scenarios: { roots: 'Searched "TODO" under file:///srv/data, file:///srv/logs' },
+  },
+];
+
+export function fixtureNamed(name: string): E2eFixture {
+  const fixture = FIXTURES.find((f) => f.name === name);
+  if (fixture === undefined) throw new Error(`no e2e fixture named ${name}`);
+  return fixture;
+}
+
+/** The legacy original, imported in-process. */
+export async function loadLegacy(name: string): Promise<FixtureModule<McpServer>> {
+  return (await import(pathToFileURL(fixturePath(name, 'input')).href)) as FixtureModule<McpServer>;
+}
+
+function requestedProperties(params: ElicitRequestParams): string[] {
+  const schema = (params as { requestedSchema?: { properties?: Record<string, unknown> } }).requestedSchema;
+  return Object.keys(schema?.properties ?? {});
+}
+
+/** Content for exactly the properties a request asks for, taken from `values`. */
+export function contentFor(params: ElicitRequestParams, values: Record<string, string | number | boolean>): Record<string, string | number | boolean> {
+  const content: Record<string, string | number | boolean> = {};
+  for (const property of requestedProperties(params)) {
+    if (!(property in values)) throw new Error(`the scenario has no value for requested property ${property}`);
+    content[property] = values[property];
+  }
+  return content;
+}
+
+export function scriptFor(fixture: E2eFixture, scenario: ScenarioName): AnswerScript {
+  const valid = fixture.valid ?? {};
+  switch (scenario) {
+    case 'accept':
+      return { elicit: (params): ElicitResult => ({ action: 'accept', content: contentFor(params, valid) }) };
+    case 'decline':
+    case 'cancel':
+      return { elicit: (): ElicitResult => ({ action: scenario }) };
+    case 'invalid-then-valid':
+      return {
+        elicit: (params, askNumber): ElicitResult => ({
+          action: 'accept',
+          content: contentFor(params, askNumber === 1 ? (fixture.invalid ?? {}) : valid),
+        }),
+      };
+    case 'sampled':
+      return { sample: () => SAMPLED_REPLY };
+    case 'roots':
+      return { roots: CLIENT_ROOTS };
+  }
+}
+
+/** What a call produced, reduced to what the legacy and ported runs must agree on. */
+export interface Outcome {
+  readonly error?: string;
+  readonly isError?: boolean;
+  readonly texts: readonly string[];
+}
+
+function textOf(block: { type: string; text?: unknown }): string {
+  return block.type === 'text' && typeof block.text === 'string' ? block.text : `[${block.type}]`;
+}
+
+export async function perform(client: Client, call: Call): Promise<Outcome> {
+  try {
+    switch (call.kind) {
+      case 'tool': {
+        const result = await client.callTool({ name: call.name, arguments: call.arguments });
+        return { isError: result.isError === true, texts: result.content.map(textOf) };
+      }
+      case 'prompt': {
+        const result = await client.getPrompt({ name: call.name, arguments: call.arguments });
+        return { isError: false, texts: result.messages.map((message) => textOf(message.content)) };
+      }
+      case 'resource': {
+        const result = await client.readResource({ uri: call.uri });
+        return { isError: false, texts: result.contents.map((c) => ('text' in c ? c.text : '[blob]')) };
+      }
+    }
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error), texts: [] };
+  }
+}
+
+/** The JSON-RPC method and params of a call, for raw manual-mode rounds. */
+export function requestOf(call: Call): { method: 'tools/call' | 'prompts/get' | 'resources/read'; params: Record<string, unknown> } {
+  switch (call.kind) {
+    case 'tool':
+      return { method: 'tools/call', params: { name: call.name, arguments: call.arguments } };
+    case 'prompt':
+      return { method: 'prompts/get', params: { name: call.name, arguments: call.arguments } };
+    case 'resource':
+      return { method: 'resources/read', params: { uri: call.uri } };
+  }
+}

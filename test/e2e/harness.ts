@@ -1,0 +1,275 @@
+/**
+ * The e2e harness: ports the fixture servers into a temp dir, runs the legacy originals in-process
+ * (2025 era, InMemoryTransport), runs the ported set in replica processes (2026 era, createMcpHandler
+ * over node:http), and drives both with a real @modelcontextprotocol/client.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { MemoryEffectLog, readEffects, type FixtureModule, type SideEffect } from './contract.js';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const FIXTURE_DIR = join(REPO_ROOT, 'fixtures/e2e');
+const RUNTIME_FILE = join(REPO_ROOT, 'src/runtime/mrtr-continuation.ts');
+const TRANSFORM_ENTRY = join(REPO_ROOT, 'transforms/index.ts');
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPLICA_SCRIPT = join(HERE, 'replica.ts');
+const REPLICA_START_TIMEOUT_MS = 60_000;
+
+/** Where the ported modules came from: the real transform, or the hand-written `*.expected.ts`. */
+export type PortSource = 'transform' | 'expected';
+
+export interface PortedSet {
+  readonly dir: string;
+  readonly source: PortSource;
+  /** Whether the real runtime (`src/runtime/mrtr-continuation.ts`) sits next to the ported modules. */
+  readonly runtime: 'real' | 'stand-in';
+  /** Absolute path of each ported module, by fixture name. */
+  readonly ported: ReadonlyMap<string, string>;
+  /** Where every replica of this set appends its side effects. */
+  readonly effectsFile: string;
+  remove(): void;
+}
+
+/** The transform output is used whenever the transform exists; `E2E_PORT_SOURCE=expected` forces the hand ports. */
+export function portSource(): PortSource {
+  if (process.env.E2E_PORT_SOURCE === 'expected') return 'expected';
+  return existsSync(TRANSFORM_ENTRY) ? 'transform' : 'expected';
+}
+
+export function fixturePath(name: string, variant: 'input' | 'expected'): string {
+  return join(FIXTURE_DIR, `${name}.${variant}.ts`);
+}
+
+interface TransformEntry {
+  applyPortSource(input: {
+    source: string;
+    path: string;
+    options: { codec: 'aead' | 'sdk'; roots: 'config' | 'ask'; continuationImport: string };
+  }): string;
+}
+
+/** Ports one fixture with the real transform (the same options `mrtr-port port` uses by default). */
+export async function portWithTransform(name: string): Promise<string> {
+  const entry = (await import(pathToFileURL(TRANSFORM_ENTRY).href)) as TransformEntry;
+  const path = fixturePath(name, 'input');
+  return entry.applyPortSource({
+    source: readFileSync(path, 'utf8'),
+    path,
+    options: { codec: 'aead', roots: 'config', continuationImport: './mrtr-continuation.js' },
+  });
+}
+
+/**
+ * Writes the ported modules, the runtime and the contract into a fresh dir under the repo's `.tmp/`
+ * (inside the repo so `@modelcontextprotocol/server` and zod resolve from its node_modules).
+ */
+export async function preparePortedSet(names: readonly string[]): Promise<PortedSet> {
+  mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
+  const dir = mkdtempSync(join(REPO_ROOT, '.tmp', 'e2e-'));
+  const source = portSource();
+  const runtime = existsSync(RUNTIME_FILE) ? 'real' : 'stand-in';
+  copyFileSync(runtime === 'real' ? RUNTIME_FILE : join(HERE, 'stand-in-continuation.ts'), join(dir, 'mrtr-continuation.ts'));
+  copyFileSync(join(HERE, 'contract.ts'), join(dir, 'contract.ts'));
+  const ported = new Map<string, string>();
+  for (const name of names) {
+    const text = source === 'transform' ? await portWithTransform(name) : readFileSync(fixturePath(name, 'expected'), 'utf8');
+    const file = join(dir, `${name}.ported.ts`);
+    writeFileSync(file, text);
+    ported.set(name, file);
+  }
+  const effectsFile = join(dir, 'effects.jsonl');
+  writeFileSync(effectsFile, '');
+  return { dir, source, runtime, ported, effectsFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface Replica {
+  readonly name: string;
+  /** `http://127.0.0.1:<port>/<mount>` */
+  url(mount: string): string;
+  /** Everything the process wrote on stderr so far (warnings, crashes). */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts one replica process serving every module of `set`; resolves once it listens. */
+export function startReplica(set: PortedSet, name: string, env: Record<string, string>): Promise<Replica> {
+  const modules = [...set.ported].map(([mount, file]) => ({ mount, file }));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', REPLICA_SCRIPT], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, E2E_REPLICA: name, E2E_MODULES: JSON.stringify(modules), E2E_EFFECTS_FILE: set.effectsFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return new Promise<Replica>((ready, fail) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`replica ${name} did not start within ${REPLICA_START_TIMEOUT_MS} ms:\n${stderr}`));
+    }, REPLICA_START_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`replica ${name} exited with ${code} before listening:\n${stderr}`));
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /LISTENING (\d+)/.exec(stdout);
+      if (match === null) return;
+      clearTimeout(timer);
+      const port = Number(match[1]);
+      ready({
+        name,
+        url: (mount) => `http://127.0.0.1:${port}/${mount}`,
+        stderr: () => stderr,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+/** One HTTP request as the round-robin fetch routed it. */
+export interface RoutedRequest {
+  readonly replica: string;
+  readonly method?: string;
+  readonly hasRequestState: boolean;
+  readonly inputResponseKeys: readonly string[];
+}
+
+/**
+ * A `fetch` for StreamableHTTPClientTransport that sends every HTTP request to the next replica in turn
+ * (keeping the path), so a retry never lands where the previous round was served.
+ */
+export function roundRobinFetch(replicas: readonly Replica[]): { fetch: typeof fetch; routed: RoutedRequest[] } {
+  let next = 0;
+  const routed: RoutedRequest[] = [];
+  const routedFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const original = new URL(input instanceof Request ? input.url : input);
+    const replica = replicas[next % replicas.length];
+    next += 1;
+    const target = new URL(replica.url(original.pathname.slice(1)));
+    routed.push({ replica: replica.name, ...describeBody(init?.body) });
+    if (input instanceof Request) return fetch(new Request(target, input), init);
+    return fetch(target, init);
+  };
+  return { fetch: routedFetch as typeof fetch, routed };
+}
+
+function describeBody(body: unknown): Omit<RoutedRequest, 'replica'> {
+  if (typeof body !== 'string') return { hasRequestState: false, inputResponseKeys: [] };
+  try {
+    const message = JSON.parse(body) as { method?: string; params?: { requestState?: unknown; inputResponses?: object } };
+    return {
+      method: message.method,
+      hasRequestState: typeof message.params?.requestState === 'string',
+      inputResponseKeys: Object.keys(message.params?.inputResponses ?? {}),
+    };
+  } catch {
+    return { hasRequestState: false, inputResponseKeys: [] };
+  }
+}
+
+/** How the scripted user answers; counts how often the server asked. */
+export interface AnswerScript {
+  elicit?(params: ElicitRequestParams, askNumber: number): ElicitResult;
+  sample?(params: CreateMessageRequestParams): CreateMessageResult;
+  roots?: { uri: string; name?: string }[];
+}
+
+export interface AskCounts {
+  elicit: number;
+  sample: number;
+  roots: number;
+}
+
+export const CLIENT_CAPABILITIES = { elicitation: { form: {} }, sampling: {}, roots: {} };
+
+/** A real client; `era` picks the negotiation, `manual` turns off automatic input_required fulfilment. */
+export function makeClient(script: AnswerScript, era: 'legacy' | 'modern', manual = false): { client: Client; asks: AskCounts } {
+  const client = new Client(
+    { name: 'mrtr-port-e2e', version: '0.0.1' },
+    {
+      capabilities: CLIENT_CAPABILITIES,
+      ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+      ...(manual ? { inputRequired: { autoFulfill: false } } : {}),
+    },
+  );
+  const asks: AskCounts = { elicit: 0, sample: 0, roots: 0 };
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asks.elicit += 1;
+    if (script.elicit === undefined) throw new Error('this scenario does not answer elicitations');
+    return script.elicit(request.params, asks.elicit);
+  });
+  client.setRequestHandler('sampling/createMessage', async (request) => {
+    asks.sample += 1;
+    if (script.sample === undefined) throw new Error('this scenario does not answer sampling');
+    return script.sample(request.params as CreateMessageRequestParams);
+  });
+  client.setRequestHandler('roots/list', async () => {
+    asks.roots += 1;
+    return { roots: script.roots ?? [] };
+  });
+  return { client, asks };
+}
+
+export interface Run<T> {
+  readonly result: T;
+  readonly effects: SideEffect[];
+  readonly asks: AskCounts;
+}
+
+/** The legacy original, in-process, 2025 era. */
+export async function runLegacy<T>(
+  fixture: FixtureModule<McpServer>,
+  script: AnswerScript,
+  act: (client: Client) => Promise<T>,
+): Promise<Run<T>> {
+  const log = new MemoryEffectLog();
+  const server = fixture.buildServer(log);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const { client, asks } = makeClient(script, 'legacy');
+  await client.connect(clientTransport);
+  try {
+    const result = await act(client);
+    return { result, effects: log.effects, asks };
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+/** The ported server, 2026 era, over HTTP with every request routed round-robin across `replicas`. */
+export async function runModern<T>(
+  set: PortedSet,
+  replicas: readonly Replica[],
+  mount: string,
+  script: AnswerScript,
+  act: (client: Client) => Promise<T>,
+  manual = false,
+): Promise<Run<T> & { routed: RoutedRequest[]; era: string | undefined }> {
+  const before = readEffects(set.effectsFile).length;
+  const { fetch: routedFetch, routed } = roundRobinFetch(replicas);
+  const { client, asks } = makeClient(script, 'modern', manual);
+  await client.connect(new StreamableHTTPClientTransport(new URL(replicas[0].url(mount)), { fetch: routedFetch }));
+  try {
+    const era = client.getProtocolEra();
+    const result = await act(client);
+    return { result, effects: readEffects(set.effectsFile).slice(before), asks, routed, era };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Effects without the replica tag, to compare with the in-process legacy run. */
+export function untagged(effects: readonly SideEffect[]): { kind: string; detail: Record<string, unknown> }[] {
+  return effects.map(({ kind, detail }) => ({ kind, detail }));
+}
