@@ -1,0 +1,79 @@
+/**
+ * The markers `check` counts: `@mrtr-port-todo` comments not acknowledged by `@mrtr-port-ignore` on
+ * the line above (parsed by src/port/markers.ts, as the `no-unresolved-port-marker` rule does), and
+ * the `@mcp-codemod-error` comments the official v1→v2 codemod leaves for a human.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { findMarkers } from '../port/markers.js';
+import { MARKERS } from '../vocabulary.js';
+
+/** One marker left in the code (the JSON report's `markers` entries). */
+export interface MarkerEntry {
+  /** Relative to the working directory, `/`-separated. */
+  file: string;
+  /** 1-based, at the comment start. */
+  line: number;
+  column: number;
+  /** The marker's reason id, or `mcp-codemod-error` for the official codemod's markers. */
+  reason: string;
+  message: string;
+}
+
+export interface MarkerScan {
+  /** Outstanding markers, sorted by file, line, column. */
+  markers: MarkerEntry[];
+  /** `@mrtr-port-todo` markers acknowledged by `@mrtr-port-ignore` (not failures). */
+  acknowledged: number;
+}
+
+export const SDK_CODEMOD_REASON = 'mcp-codemod-error';
+
+export async function scanMarkers(cwd: string, files: readonly string[]): Promise<MarkerScan> {
+  const markers: MarkerEntry[] = [];
+  let acknowledged = 0;
+  await Promise.all(
+    files.map(async (file) => {
+      const text = await readFile(file, 'utf8').catch(() => '');
+      if (!text.includes(MARKERS.todo) && !text.includes(MARKERS.sdkCodemod)) return;
+      const rel = toReportPath(cwd, file);
+      for (const m of findMarkers(text)) {
+        if (m.acknowledged) acknowledged++;
+        else markers.push({ file: rel, line: m.line, column: m.column, reason: m.reason, message: m.message });
+      }
+      for (const m of findSdkCodemodMarkers(text)) markers.push({ file: rel, ...m });
+    }),
+  );
+  markers.sort((a, b) => compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column);
+  return { markers, acknowledged };
+}
+
+/** `@mcp-codemod-error` inside a comment on that line (a mention in a string does not count). */
+export function findSdkCodemodMarkers(text: string): Array<Omit<MarkerEntry, 'file'>> {
+  if (!text.includes(MARKERS.sdkCodemod)) return [];
+  const found: Array<Omit<MarkerEntry, 'file'>> = [];
+  const lines = text.split(/\r?\n/);
+  lines.forEach((line, index) => {
+    const at = line.indexOf(MARKERS.sdkCodemod);
+    if (at < 0) return;
+    const commentStart = Math.max(line.lastIndexOf('/*', at), line.lastIndexOf('//', at));
+    const lineIsInBlockComment = /^\s*\*/.test(line);
+    if (commentStart < 0 && !lineIsInBlockComment) return;
+    const message = line
+      .slice(at + MARKERS.sdkCodemod.length)
+      .replace(/\*\/.*$/, '')
+      .trim();
+    found.push({ line: index + 1, column: (commentStart >= 0 ? commentStart : at) + 1, reason: SDK_CODEMOD_REASON, message });
+  });
+  return found;
+}
+
+/** Paths in reports: relative to the working directory, with `/`. */
+export function toReportPath(cwd: string, file: string): string {
+  return path.relative(cwd, file).split(path.sep).join('/');
+}
+
+/** Plain code-unit order, the same on every machine and locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

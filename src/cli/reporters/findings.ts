@@ -1,0 +1,115 @@
+/**
+ * One flat, sorted list of what a run found (legacy sites, markers left, files that failed to parse),
+ * with a rule id, a level and a message each: the shared input of the SARIF and GitHub reporters.
+ *
+ * Levels: in `check`, everything that fails the check is an `error`; in `analyze` (a survey that never
+ * fails) the same things are `warning`s. `guarded` sites are `note`s in both: they are already dual-era.
+ */
+import type { AnalysisReport, Site } from '../../analyzer/model.js';
+import { REASONS, isReasonId } from '../../analyzer/reasons.js';
+import { compareStrings } from '../markers-scan.js';
+import type { ReportContext } from './context.js';
+
+export type FindingLevel = 'error' | 'warning' | 'note';
+
+export interface Finding {
+  file: string;
+  /** 1-based, at least 1. */
+  line: number;
+  column: number;
+  level: FindingLevel;
+  /** `mrtr/<reason>` for sites with a reason, `mrtr/<form>` for plain auto sites, `mrtr/unresolved-marker`, `mrtr/parse-error`. */
+  ruleId: string;
+  /** Short: the verdict, for annotation titles. */
+  title: string;
+  message: string;
+  site?: Site;
+}
+
+export const RULE_PREFIX = 'mrtr/';
+export const MARKER_RULE = `${RULE_PREFIX}unresolved-marker`;
+export const PARSE_ERROR_RULE = `${RULE_PREFIX}parse-error`;
+export const PARSE_ERROR_PREFIX = 'parse-error';
+
+export function collectFindings(report: AnalysisReport, context: ReportContext): Finding[] {
+  const failing: FindingLevel = context.command === 'check' ? 'error' : 'warning';
+  const findings: Finding[] = [];
+  for (const site of report.sites) {
+    findings.push({
+      file: site.file,
+      line: atLeastOne(site.line),
+      column: atLeastOne(site.column),
+      level: site.portability === 'guarded' ? 'note' : failing,
+      ruleId: siteRuleId(site),
+      title: `${site.portability}${site.reasons.length > 0 ? ` (${site.reasons.join(', ')})` : ''}: legacy ${site.kind} request`,
+      message: describeSite(site),
+      site,
+    });
+  }
+  for (const marker of context.markers) {
+    findings.push({
+      file: marker.file,
+      line: atLeastOne(marker.line),
+      column: atLeastOne(marker.column),
+      level: failing,
+      ruleId: MARKER_RULE,
+      title: `marker left (${marker.reason})`,
+      message: `Port marker left (${marker.reason}): ${marker.message || reasonAdvice(marker.reason) || 'resolve it, then delete the marker.'}`,
+    });
+  }
+  for (const skipped of report.files.skipped) {
+    if (!skipped.reason.startsWith(PARSE_ERROR_PREFIX)) continue;
+    const at = parseErrorPosition(skipped.reason);
+    findings.push({
+      file: skipped.file,
+      line: atLeastOne(at.line),
+      column: atLeastOne(at.column),
+      level: failing,
+      ruleId: PARSE_ERROR_RULE,
+      title: 'file could not be parsed',
+      message: `Could not parse this file, so it was not analyzed: ${skipped.reason}`,
+    });
+  }
+  return findings.sort(compareFindings);
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column || compareStrings(a.ruleId, b.ruleId);
+}
+
+/** The first reason names the rule (it says what to do); an auto site without one is named by its form. */
+export function siteRuleId(site: Site): string {
+  return `${RULE_PREFIX}${site.reasons[0] ?? site.form}`;
+}
+
+export function reasonAdvice(reason: string): string | undefined {
+  return isReasonId(reason) ? REASONS[reason].advice : undefined;
+}
+
+/** One sentence on a site: what it is, where it is served, the verdict and what to do. */
+export function describeSite(site: Site): string {
+  const where = site.handler
+    ? `in ${site.handler.kind} ${site.handler.name === null ? '(name not static)' : `"${site.handler.name}"`}`
+    : 'outside any tool, prompt or resource handler';
+  const through = site.via.length > 0 ? ` through ${site.via.map((v) => `${v.function}()`).join(' → ')}` : '';
+  const head = `Legacy ${site.kind} request (${site.form}) ${where}${through}`;
+  const advice = site.reasons.map((r) => reasonAdvice(r) ?? r).join(' ');
+  switch (site.portability) {
+    case 'auto':
+      return `${head}: \`mrtr-port port\` rewrites it to inputRequired(...).${advice ? ` ${advice}` : ''}`;
+    case 'guarded':
+      return `${head}: already behind an era check (left as is). ${advice}`.trimEnd();
+    default:
+      return `${head}: ${site.portability}. ${advice}`.trimEnd();
+  }
+}
+
+/** `parse-error: <message> (line:col)` → the position, or 1:1 when the reason carries none. */
+export function parseErrorPosition(reason: string): { line: number; column: number } {
+  const m = /\((\d+):(\d+)\)\s*$/.exec(reason);
+  return m ? { line: Number(m[1]), column: Number(m[2]) } : { line: 1, column: 1 };
+}
+
+function atLeastOne(n: number): number {
+  return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 1;
+}
