@@ -26,8 +26,6 @@ export type PortSource = 'transform' | 'expected';
 export interface PortedSet {
   readonly dir: string;
   readonly source: PortSource;
-  /** Whether the real runtime (`src/runtime/mrtr-continuation.ts`) sits next to the ported modules. */
-  readonly runtime: 'real' | 'stand-in';
   /** Absolute path of each ported module, by fixture name. */
   readonly ported: ReadonlyMap<string, string>;
   /** Where every replica of this set appends its side effects. */
@@ -72,8 +70,8 @@ export async function preparePortedSet(names: readonly string[]): Promise<Ported
   mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
   const dir = mkdtempSync(join(REPO_ROOT, '.tmp', 'e2e-'));
   const source = portSource();
-  const runtime = existsSync(RUNTIME_FILE) ? 'real' : 'stand-in';
-  copyFileSync(runtime === 'real' ? RUNTIME_FILE : join(HERE, 'stand-in-continuation.ts'), join(dir, 'mrtr-continuation.ts'));
+  // the runtime file exactly as `port` writes it next to a user's sources
+  copyFileSync(RUNTIME_FILE, join(dir, 'mrtr-continuation.ts'));
   copyFileSync(join(HERE, 'contract.ts'), join(dir, 'contract.ts'));
   const ported = new Map<string, string>();
   for (const name of names) {
@@ -84,7 +82,7 @@ export async function preparePortedSet(names: readonly string[]): Promise<Ported
   }
   const effectsFile = join(dir, 'effects.jsonl');
   writeFileSync(effectsFile, '');
-  return { dir, source, runtime, ported, effectsFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, source, ported, effectsFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export interface Replica {
