@@ -59,17 +59,14 @@ export async function loadDefaultDependencies(): Promise<PortDependencies> {
     import('../../transforms/index.js'),
     import('../runtime/template.js'),
   ]);
-  const templates = template as unknown as Record<string, unknown>;
   return {
     discoverFiles: (o) => discover.discoverFiles({ cwd: o.cwd, paths: [...o.paths], ignore: [...o.ignore] }),
     analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files }),
     transform: (input) => transforms.applyPortSource(input),
-    helperTemplate(codec) {
-      if (codec === 'aead') return { fileName: template.CONTINUATION_FILE_NAME, text: template.continuationTemplate() };
-      const sdk = templates.sdkContinuationTemplate;
-      if (typeof sdk !== 'function') throw new Error('--codec sdk is not available: the runtime ships no SDK-codec helper');
-      const name = typeof templates.SDK_CONTINUATION_FILE_NAME === 'string' ? templates.SDK_CONTINUATION_FILE_NAME : 'mrtr-continuation-sdk.ts';
-      return { fileName: name, text: String(sdk()) };
-    },
+    helperTemplate: (codec) => ({
+      // the SDK-codec helper sits beside the AEAD one under its own name (transforms import it as such)
+      fileName: codec === 'aead' ? template.CONTINUATION_FILE_NAME : template.CONTINUATION_FILE_NAME.replace(/\.ts$/, '-sdk.ts'),
+      text: template.continuationTemplate(codec),
+    }),
   };
 }

@@ -20,7 +20,9 @@ function scriptKindOf(path: string): ts.ScriptKind {
 
 /** The first syntax error in `text`, parsed as the file at `path`, or undefined when it parses cleanly. */
 export function firstParseProblem(path: string, text: string): ParseProblem | undefined {
-  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKindOf(path));
+  // tsc drops a byte-order mark when it reads a file; createSourceFile would not (a BOM-prefixed shebang fails)
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const sf = ts.createSourceFile(path, body, ts.ScriptTarget.Latest, false, scriptKindOf(path));
   // `parseDiagnostics` is internal but stable: it is what tsc reports as syntax errors.
   const diagnostics = (sf as unknown as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   const first = diagnostics[0];

@@ -8,6 +8,7 @@ describe('firstParseProblem', () => {
     expect(firstParseProblem('a.ts', 'const x: number = 1;\n')).toBeUndefined();
     expect(firstParseProblem('a.tsx', 'const x = <div>{1}</div>;\n')).toBeUndefined();
     expect(firstParseProblem('a.mjs', '#!/usr/bin/env node\nexport const x = 1;\n')).toBeUndefined();
+    expect(firstParseProblem('a.ts', '\uFEFF#!/usr/bin/env node\r\nexport const x = 1;\r\n')).toBeUndefined();
     const p = firstParseProblem('a.ts', 'const x = 1;\nconst = 2;\nconst y = 3;\n');
     expect(p).toMatchObject({ line: 2 });
     expect(p!.message.length).toBeGreaterThan(0);
