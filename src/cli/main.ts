@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { analyzeCommand } from './commands/analyze.js';
 import { checkCommand } from './commands/check.js';
+import { portCommand } from './commands/port.js';
 import { EXIT_CODES, UsageError } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
 import { toolVersion } from './version.js';
@@ -16,6 +17,7 @@ import { toolVersion } from './version.js';
 const COMMANDS: ReadonlyArray<(io: CliIo) => Command> = [
   analyzeCommand,
   checkCommand,
+  portCommand,
 ];
 
 const EXIT_CODE_HELP = `

@@ -72,7 +72,7 @@ function siteRow(site: Site): Row {
 }
 
 function markerRow(marker: MarkerEntry): Row {
-  return { line: marker.line, column: marker.column, cells: ['marker', marker.reason, marker.message, ''] };
+  return { line: marker.line, column: marker.column, cells: ['marker', marker.reason, marker.message.replace(/\s+/g, ' '), ''] };
 }
 
 function summaryLines(report: AnalysisReport, context: ReportContext): string[] {
