@@ -1,0 +1,74 @@
+/**
+ * The text report of `mrtr-port port`: diffs first under --dry-run, then one line per file that needs a
+ * word (changed, skipped, failed, markers), the helper file, and the summary. `--format json` is the
+ * `PortResult` object itself (src/port/result.ts).
+ */
+import type { FileOutcome, HelperOutcome, PortResult } from './result.js';
+
+export function formatPortText(result: PortResult): string {
+  const out: string[] = [];
+  if (result.dryRun) {
+    for (const h of result.helpers) if (h.diff) out.push(h.diff);
+    for (const f of result.files) if (f.diff) out.push(f.diff);
+  }
+  const lines = result.files.map(fileLine).filter((l): l is string => l !== undefined);
+  const helperLines = result.helpers.map(helperLine);
+  if (lines.length + helperLines.length > 0) out.push([...lines, ...helperLines].join('\n') + '\n');
+  out.push(summaryLine(result) + '\n');
+  return out.join('\n');
+}
+
+function fileLine(f: FileOutcome): string | undefined {
+  const notes: string[] = [];
+  if (f.sites > 0) notes.push(plural(f.sites, 'site'));
+  if (f.markers > 0) notes.push(`${plural(f.markers, 'marker')} left`);
+  if (f.codemodMarkers > 0) notes.push(`${plural(f.codemodMarkers, '@mcp-codemod-error comment')} left`);
+  const tail = notes.length > 0 ? ` (${notes.join(', ')})` : '';
+  switch (f.status) {
+    case 'changed':
+      return `${f.file}: ${f.v1Migrated ? 'migrated to SDK v2 and ' : ''}changed${tail}`;
+    case 'failed':
+      return `${f.file}: FAILED, left as it was: ${f.error}`;
+    case 'skipped':
+      return `${f.file}: skipped: ${f.reason}`;
+    case 'unchanged':
+      return notes.length > 0 ? `${f.file}: unchanged${tail}` : undefined;
+  }
+}
+
+function helperLine(h: HelperOutcome): string {
+  const who = `imported by ${plural(h.importedBy.length, 'file')}`;
+  switch (h.status) {
+    case 'written':
+      return `${h.file}: continuation helper written (${who})`;
+    case 'would-write':
+      return `${h.file}: continuation helper would be written (${who})`;
+    case 'identical':
+      return `${h.file}: continuation helper already there (${who})`;
+    case 'differs':
+      return `${h.file}: exists with other content; NOT overwritten — make sure it exports what the ported code imports (${who})`;
+    case 'failed':
+      return `${h.file}: continuation helper could not be written: ${h.error}`;
+  }
+}
+
+function summaryLine(result: PortResult): string {
+  const s = result.summary;
+  const skippedBy = Object.entries(s.skippedBy)
+    .map(([why, n]) => `${why}: ${n}`)
+    .join(', ');
+  const parts = [
+    `scanned ${s.scanned}`,
+    `${result.dryRun ? 'would change' : 'changed'} ${s.changed}${s.v1Migrated > 0 ? ` (${s.v1Migrated} migrated from SDK v1)` : ''}`,
+    `unchanged ${s.unchanged}`,
+    `skipped ${s.skipped}${skippedBy ? ` (${skippedBy})` : ''}`,
+    `failed ${s.failed}`,
+    `markers left ${s.markers}`,
+  ];
+  if (s.codemodMarkers > 0) parts.push(`@mcp-codemod-error comments left ${s.codemodMarkers}`);
+  return (result.dryRun ? 'dry run, nothing written: ' : '') + parts.join(', ');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
