@@ -1,0 +1,253 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../rules/no-side-effects-before-last-answer.js';
+
+const ruleTester = new RuleTester();
+const ASK = `inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'ok?', requestedSchema: {} }) } })`;
+
+ruleTester.run('no-side-effects-before-last-answer', rule, {
+  valid: [
+    // Valid because: the ported shape: reads before the ask, the write only after the last answer.
+    `
+server.registerTool('refund', {}, async ({ orderId, amount }, ctx) => {
+  const order = await orders.get(orderId);
+  const state = await continuation.open(ctx, bind);
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (state?.step !== 'confirm' || answer.kind !== 'elicit') {
+    return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'm', requestedSchema: {} }) },
+      requestState: await continuation.seal(ctx, { step: 'confirm' }) });
+  }
+  if (answer.action === 'decline') return { content: [] };
+  await payments.refund(order, amount);
+  deleted.push(orderId);
+  return { content: [] };
+});`,
+    // Valid because: a function that never returns input_required is not this rule's business.
+    `async function save(x: number) { await db.insert(x); counter++; return x; }`,
+    // Valid because: an early return after the effect means that path can no longer ask.
+    `
+async function h(ctx: Ctx) {
+  const a = acceptedContent(ctx.mcpReq.inputResponses, 'confirm');
+  if (a) { await db.insert(a); return { content: [] }; }
+  return ${ASK};
+}`,
+    // Valid because: throwing paths are exempt: the effect is only followed by a throw.
+    `
+async function h(ctx: Ctx) {
+  if (!ctx.ok) { await audit.write('denied'); throw new Error('denied'); }
+  if (!ctx.answer) return ${ASK};
+  return { content: [] };
+}`,
+    // Valid because: local variables and the handler's own objects are not outside state.
+    `
+async function h(args: Args, ctx: Ctx) {
+  let tries = 0; tries++;
+  const seen = new Set<string>(); seen.add('a');
+  const out: string[] = []; out.push('x');
+  args.normalized = true;
+  if (!ctx.answer) return ${ASK};
+  return { content: [] };
+}`,
+    // Valid because: known reads: get*/find*/list*/read*/stat, fetch without a method or with GET, Promise.all of reads.
+    `
+async function h(ctx: Ctx) {
+  const u = await users.findUnique({ where: {} });
+  const f = await fs.promises.readFile('a');
+  const s = await fsp.stat('a');
+  const r = await fetch(url);
+  const g = await fetch(url, { method: 'GET' });
+  const [a, b] = await Promise.all([api.getA(), api.listB()]);
+  if (!ctx.answer) return ${ASK};
+  return { content: [] };
+}`,
+    // Valid because: the answer is consumed in a callback after the ask; nothing there can reach the ask.
+    `
+server.registerTool('t', {}, async (args, ctx) => {
+  const answer = acceptedContent(ctx.mcpReq.inputResponses, 'confirm');
+  if (!answer) return ${ASK};
+  await new Promise((resolve) => db.save(answer, resolve));
+  return { content: [] };
+});`,
+    // Valid because: a callback that is defined but not run before the ask (stored for later) is not an effect there.
+    `
+async function h(ctx: Ctx) {
+  const later = async () => { await db.insert(1); };
+  if (!ctx.answer) return ${ASK};
+  await later();
+  return { content: [] };
+}`,
+    // Valid because: the effect is listed as pure in the options.
+    {
+      code: `async function h(ctx: Ctx) { await cache.warmUp(); if (!ctx.answer) return ${ASK}; return {}; }`,
+      options: [{ pureCallees: ['cache.warmUp'] }],
+    },
+    // Valid because: an effect inside a conditional ask's other branch cannot reach the ask.
+    `
+async function h(ctx: Ctx) {
+  if (ctx.needsConfirm) {
+    if (!ctx.answer) return ${ASK};
+  }
+  await payments.charge(ctx.amount);
+  return { content: [] };
+}`,
+    // Valid because: TODO known false negative: the ask is held in a variable before it is returned.
+    `
+async function h(ctx: Ctx) {
+  await db.insert(1);
+  const result = ${ASK};
+  return result;
+}`,
+  ],
+  invalid: [
+    // Invalid because: the write runs before the ask on every round; reported at the awaited call.
+    {
+      code: `
+server.registerTool('t', {}, async (args, ctx) => {
+  await db.insert(args);
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit') return ${ASK};
+  return { content: [] };
+});`,
+      errors: [{ messageId: 'beforeAsk', line: 3, column: 9, data: { what: 'write `db.insert(...)`', askLine: '5' } }],
+    },
+    // Invalid because: assignments and updates to state outside the handler, and a mutating call on it.
+    {
+      code: `
+let calls = 0;
+const deleted: string[] = [];
+async function h(ctx: Ctx) {
+  calls++;
+  state.last = ctx;
+  deleted.push('x');
+  if (!ctx.answer) return ${ASK};
+  return {};
+}`,
+      errors: [
+        { messageId: 'beforeAsk', line: 5, column: 3, data: { what: 'update of `calls`', askLine: '8' } },
+        { messageId: 'beforeAsk', line: 6, column: 3, data: { what: 'assignment to `state.last`', askLine: '8' } },
+        { messageId: 'beforeAsk', line: 7, column: 3, data: { what: 'mutating call `deleted.push(...)` on state outside the handler', askLine: '8' } },
+      ],
+    },
+    // Invalid because: an awaited call that is not a known read, and fetch with POST (awaited or not).
+    {
+      code: `
+async function h(ctx: Ctx) {
+  await notifyTeam(ctx);
+  fetch(url, { method: 'POST', body: '{}' });
+  if (!ctx.answer) return ${ASK};
+  return {};
+}`,
+      errors: [
+        { messageId: 'beforeAsk', line: 3, column: 9, data: { what: 'awaited call `notifyTeam(...)`', askLine: '5' } },
+        { messageId: 'beforeAsk', line: 4, column: 3, data: { what: '`fetch(...)` with method POST', askLine: '5' } },
+      ],
+    },
+    // Invalid because: a write through an fs import, not awaited.
+    {
+      code: `
+import { writeFileSync } from 'node:fs';
+import * as cp from 'child_process';
+function h(ctx: Ctx) {
+  writeFileSync('/tmp/x', 'y');
+  cp.execSync('rm -rf /tmp/y');
+  return ctx.answer ? {} : ${ASK};
+}`,
+      errors: [
+        { messageId: 'beforeAsk', line: 5, column: 3, data: { what: 'write `writeFileSync(...)`', askLine: '7' } },
+        { messageId: 'beforeAsk', line: 6, column: 3, data: { what: 'write `cp.execSync(...)`', askLine: '7' } },
+      ],
+    },
+    // Invalid because: await inside a condition: the test itself writes, then may ask.
+    {
+      code: `
+async function h(ctx: Ctx) {
+  if (await locks.acquire(ctx.id)) {
+    return ${ASK};
+  }
+  return {};
+}`,
+      errors: [{ messageId: 'beforeAsk', line: 3, column: 13, data: { what: 'awaited call `locks.acquire(...)`', askLine: '4' } }],
+    },
+    // Invalid because: a loop: the write after the ask in the body reaches the ask again on the next iteration.
+    {
+      code: `
+async function h(ctx: Ctx, questions: string[]) {
+  for (const q of questions) {
+    if (!ctx.mcpReq.inputResponses?.[q]) return ${ASK};
+    await answers.save(q);
+  }
+  return {};
+}`,
+      errors: [{ messageId: 'beforeAsk', line: 5, column: 11, data: { what: 'awaited call `answers.save(...)`', askLine: '4' } }],
+    },
+    // Invalid because: try/finally: the finally block runs after the ask's return, on the asking round.
+    {
+      code: `
+async function h(ctx: Ctx) {
+  try {
+    if (!ctx.answer) return ${ASK};
+    return {};
+  } finally {
+    await audit.append('done');
+  }
+}`,
+      errors: [{ messageId: 'duringAsk', line: 7, column: 11, data: { what: 'awaited call `audit.append(...)`', askLine: '4' } }],
+    },
+    // Invalid because: nested callbacks run where they are written: forEach and Promise.all(map(async …)).
+    {
+      code: `
+async function h(ctx: Ctx, items: string[]) {
+  items.forEach((i) => { totals[i] = 0; });
+  await Promise.all(items.map(async (i) => { await sendMail(i); }));
+  if (!ctx.answer) return ${ASK};
+  return {};
+}`,
+      errors: [
+        { messageId: 'beforeAsk', line: 3, column: 26, data: { what: 'assignment to `totals[i]`', askLine: '5' } },
+        { messageId: 'beforeAsk', line: 4, column: 52, data: { what: 'awaited call `sendMail(...)`', askLine: '5' } },
+      ],
+    },
+    // Invalid because: an effect inside the ask itself runs on every asking round (seal/mint there are fine).
+    {
+      code: `
+async function h(ctx: Ctx) {
+  return inputRequired({
+    inputRequests: { q: inputRequired.elicit({ message: 'm', requestedSchema: {} }) },
+    requestState: await store.put(ctx.id),
+  });
+}`,
+      errors: [{ messageId: 'duringAsk', line: 5, column: 25, data: { what: 'write `store.put(...)`', askLine: '3' } }],
+    },
+    // Invalid because: the ask goes through a local helper (the §7 shape), and a hand-built input_required object.
+    {
+      code: `
+async function h(ctx: Ctx) {
+  const askConfirm = () => ${ASK};
+  await db.update(1);
+  if (!ctx.a) return askConfirm();
+  registry.count = 1;
+  if (!ctx.b) return { resultType: 'input_required', requestState: s };
+  return {};
+}`,
+      errors: [
+        { messageId: 'beforeAsk', line: 4, column: 9, data: { what: 'write `db.update(...)`', askLine: '5' } },
+        { messageId: 'beforeAsk', line: 6, column: 3, data: { what: 'assignment to `registry.count`', askLine: '7' } },
+      ],
+    },
+    // Invalid because: effectCallees makes a built-in read an effect (getOrCreate writes).
+    {
+      code: `async function h(ctx: Ctx) { await accounts.getOrCreate(ctx.user); if (!ctx.answer) return ${ASK}; return {}; }`,
+      options: [{ effectCallees: ['getOrCreate*'] }],
+      errors: [{ messageId: 'beforeAsk', line: 1, column: 36, data: { what: 'call `accounts.getOrCreate(...)`', askLine: '1' } }],
+    },
+    // Invalid because: an IIFE runs in place.
+    {
+      code: `
+async function h(ctx: Ctx) {
+  await (async () => { await db.delete(ctx.id); })();
+  if (!ctx.answer) return ${ASK};
+  return {};
+}`,
+      errors: [{ messageId: 'beforeAsk', line: 3, column: 30, data: { what: 'write `db.delete(...)`', askLine: '4' } }],
+    },
+  ],
+});
