@@ -1,0 +1,41 @@
+/**
+ * The ported fixture servers compile under `strict` against @modelcontextprotocol/server 2.4.0 together
+ * with the runtime file `port` writes next to them, as a user's project would compile them; so do the
+ * legacy originals. One program for all (speed).
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES } from './fixtures.js';
+import { fixturePath, portSource, preparePortedSet, type PortedSet } from './harness.js';
+
+let set: PortedSet;
+
+beforeAll(async () => {
+  set = await preparePortedSet(FIXTURES.map((f) => f.name));
+  for (const { name } of FIXTURES) copyFileSync(fixturePath(name, 'input'), join(set.dir, `${name}.input.ts`));
+});
+
+afterAll(() => set?.remove());
+
+describe(`ported servers (ported by: ${portSource()})`, () => {
+  it('type-check with strict, next to the runtime file, as do the legacy originals', () => {
+    const roots = FIXTURES.flatMap(({ name }) => [join(set.dir, `${name}.input.ts`), join(set.dir, `${name}.ported.ts`)]);
+    const program = ts.createProgram(roots, {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+      types: ['node'],
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
+      const where = d.file ? `${d.file.fileName.slice(set.dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+      return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+    expect(diagnostics).toEqual([]);
+  });
+});
