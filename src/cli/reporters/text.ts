@@ -60,7 +60,7 @@ export function textReporter(report: AnalysisReport, context: ReportContext): st
 
 function siteRow(site: Site): Row {
   const where = site.handler
-    ? `${site.handler.kind} ${site.handler.name === null ? '(dynamic name)' : `"${site.handler.name}"`}`
+    ? `${site.handler.kind} ${site.handler.name === null ? '(name not static)' : `"${site.handler.name}"`}`
     : 'no handler';
   const through = site.via.length > 0 ? ` via ${site.via.map((v) => `${v.function}()`).join(' → ')}` : '';
   const reasons = site.reasons.length > 0 ? `  [${site.reasons.join(', ')}]` : '';
