@@ -3,16 +3,17 @@
  * word (changed, skipped, failed, markers), the helper file, and the summary. `--format json` is the
  * `PortResult` object itself (src/port/result.ts).
  */
-import type { FileOutcome, HelperOutcome, PortResult } from './result.js';
+import type { FileOutcome, HelperOutcome, ManifestOutcome, PortResult } from './result.js';
 
 export function formatPortText(result: PortResult): string {
   const out: string[] = [];
   if (result.dryRun) {
     for (const h of result.helpers) if (h.diff) out.push(h.diff);
     for (const f of result.files) if (f.diff) out.push(f.diff);
+    for (const m of result.manifests) if (m.diff) out.push(m.diff);
   }
   const lines = result.files.map(fileLine).filter((l): l is string => l !== undefined);
-  const helperLines = result.helpers.map(helperLine);
+  const helperLines = [...result.helpers.map(helperLine), ...result.manifests.map(manifestLine)];
   if (lines.length + helperLines.length > 0) out.push([...lines, ...helperLines].join('\n') + '\n');
   out.push(summaryLine(result) + '\n');
   return out.join('\n');
@@ -50,6 +51,16 @@ function helperLine(h: HelperOutcome): string {
     case 'failed':
       return `${h.file}: continuation helper could not be written: ${h.error}`;
   }
+}
+
+function manifestLine(m: ManifestOutcome): string {
+  if (m.status === 'failed') return `${m.file}: could not be updated: ${m.error}`;
+  const changes = [
+    ...Object.entries(m.added).map(([name, range]) => `+${name}@${range}`),
+    ...m.removed.map((name) => `-${name}`),
+  ].join(' ');
+  const manual = m.unknown.length > 0 ? `; add by hand: ${m.unknown.join(', ')}` : '';
+  return `${m.file}: ${m.status === 'written' ? 'updated' : 'would update'} ${changes}${manual}`;
 }
 
 function summaryLine(result: PortResult): string {

@@ -8,18 +8,20 @@
  * `dryRun` (diffs instead, the helper as a new-file diff). Untouched files are never re-printed.
  */
 import { readFileSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { Site } from '../analyzer/model.js';
 import { createAnalysisMirror, type AnalysisMirror } from './analysis-mirror.js';
 import { loadDefaultDependencies, type PortDependencies, type PortOptions, type SiteInstruction } from './dependencies.js';
 import { fileDiff, newFileDiff } from './diff.js';
 import { restoreFraming } from './framing.js';
 import { helperImportSpecifier, helperPathFor, helperState, PackageLayout } from './helper-file.js';
+import { importedPackages, updateManifest } from './manifest.js';
 import { findMarkers } from './markers.js';
 import {
   PortUsageError,
   type FileOutcome,
   type HelperOutcome,
+  type ManifestOutcome,
   type PortResult,
   type PortSummary,
 } from './result.js';
@@ -28,7 +30,7 @@ import { describeParseProblem, firstParseProblem } from './verify.js';
 import { writeFileAtomic } from './write-atomic.js';
 
 export { portExitCode, PortUsageError, EXIT } from './result.js';
-export type { FileOutcome, HelperOutcome, PortResult, PortSummary } from './result.js';
+export type { FileOutcome, HelperOutcome, ManifestOutcome, PortResult, PortSummary } from './result.js';
 export type { PortDependencies } from './dependencies.js';
 
 export interface RunPortOptions {
@@ -153,8 +155,8 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
   for (const wf of considered) {
     if (wf.outcome.status !== 'unchanged') continue;
     let text = wf.working;
-    const active = wf.sites.filter((s) => s.portability !== 'guarded');
-    if (active.length > 0) {
+    // all guarded: already dual-era, nothing to do; otherwise the transform sees every site (guarded ones too, to leave them)
+    if (wf.sites.some((s) => s.portability !== 'guarded')) {
       const pkg = layout.packageRootOf(wf.abs);
       const helperPath = helperPaths.get(pkg) ?? helperPathFor(pkg, [wf.abs], template.fileName);
       const continuationImport = helperImportSpecifier(wf.abs, helperPath, layout.importSuffix(wf.working, pkg));
@@ -162,7 +164,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
         text = deps.transform({
           source: wf.working,
           path: wf.abs,
-          sites: active.map(toInstruction),
+          sites: wf.sites.map(toInstruction),
           options: { codec, roots, continuationImport },
         });
       } catch (error) {
@@ -230,6 +232,8 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
     }
   }
 
+  const manifests = updateManifests([...work.values()], layout, { dryRun, write, relOf });
+
   for (const wf of considered) {
     const finalText = wf.outcome.status === 'changed' ? wf.output : wf.original;
     wf.outcome.markers = findMarkers(finalText).filter((m) => !m.acknowledged).length;
@@ -245,8 +249,54 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
     options: { codec, roots, skipV1 },
     files,
     helpers: helpers.sort((a, b) => (a.file < b.file ? -1 : 1)),
+    manifests,
     summary: summarize(work.size, files),
   };
+}
+
+/**
+ * Swaps SDK v1 for the v2 packages in the package.json of every package where this run migrated a v1
+ * file (and wrote it, or would under dry-run). The imports are read from every file of the package as
+ * it is after the run.
+ */
+function updateManifests(
+  files: readonly WorkFile[],
+  layout: PackageLayout,
+  io: { dryRun: boolean; write: (file: string, text: string) => void; relOf: (abs: string) => string },
+): ManifestOutcome[] {
+  const migrated = new Set(files.filter((wf) => wf.outcome.status === 'changed' && wf.outcome.v1Migrated).map((wf) => layout.packageRootOf(wf.abs)));
+  const outcomes: ManifestOutcome[] = [];
+  for (const pkg of [...migrated].sort()) {
+    const manifest = join(pkg, 'package.json');
+    const imported = new Set<string>();
+    for (const wf of files) {
+      if (layout.packageRootOf(wf.abs) !== pkg) continue;
+      for (const name of importedPackages(wf.outcome.status === 'changed' ? wf.output : wf.original)) imported.add(name);
+    }
+    const file = io.relOf(manifest);
+    let raw: string;
+    try {
+      raw = readFileSync(manifest, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      outcomes.push({ file, status: 'failed', error: messageOf(error), added: {}, removed: [], unknown: [] });
+      continue;
+    }
+    try {
+      const edit = updateManifest(raw, imported);
+      if (!edit) continue;
+      const outcome: ManifestOutcome = { file, status: 'would-write', added: edit.added, removed: edit.removed, unknown: edit.unknown };
+      if (io.dryRun) outcome.diff = fileDiff(file, raw, edit.text);
+      else {
+        io.write(manifest, edit.text);
+        outcome.status = 'written';
+      }
+      outcomes.push(outcome);
+    } catch (error) {
+      outcomes.push({ file, status: 'failed', error: messageOf(error), added: {}, removed: [], unknown: [] });
+    }
+  }
+  return outcomes;
 }
 
 async function resolveDependencies(partial: Partial<PortDependencies> | undefined): Promise<PortDependencies> {

@@ -64,15 +64,17 @@ export interface PortResult {
    */
   files: FileOutcome[];
   helpers: HelperOutcome[];
+  /** package.json files updated after an SDK v1 migration (v1 dependency swapped for v2). */
+  manifests: ManifestOutcome[];
   summary: PortSummary;
 }
 
 export const EXIT = { clean: 0, attention: 1, usage: 2 } as const;
 
-/** 0 clean; 1 when markers are left (todo or codemod) or a file (or helper) failed. */
+/** 0 clean; 1 when markers are left (todo or codemod) or a file, helper or package.json failed. */
 export function portExitCode(result: PortResult): number {
   const { summary } = result;
-  const helperFailed = result.helpers.some((h) => h.status === 'failed');
+  const helperFailed = result.helpers.some((h) => h.status === 'failed') || result.manifests.some((m) => m.status === 'failed');
   return summary.failed > 0 || helperFailed || summary.markers > 0 || summary.codemodMarkers > 0 ? EXIT.attention : EXIT.clean;
 }
 
@@ -82,4 +84,17 @@ export class PortUsageError extends Error {
     super(message);
     this.name = 'PortUsageError';
   }
+}
+
+export interface ManifestOutcome {
+  /** The package.json, relative to the working directory. */
+  file: string;
+  status: 'written' | 'would-write' | 'failed';
+  error?: string;
+  /** Dependencies added (name → range) and removed. */
+  added: Record<string, string>;
+  removed: string[];
+  /** Imported `@modelcontextprotocol/*` packages with no known version: add them by hand. */
+  unknown: string[];
+  diff?: string;
 }
