@@ -144,3 +144,32 @@ describe('mrtr-port (spawned, as a user runs it)', () => {
     expect(readFileSync(path.join(REPO_ROOT, 'src/cli/main.ts'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
 });
+
+describe('progress', () => {
+  const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`src/m${String(i).padStart(3, '0')}.ts`, `export const v${i} = ${i};\n`]));
+
+  it('shows progress on stderr for a long run when stderr is a TTY, and clears it; never otherwise', async () => {
+    const dir = tempDir();
+    writeTree(dir, many(500));
+    let stderr = '';
+    let stdout = '';
+    const io: CliIo = { cwd: dir, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTTY: true, exitCode: 0 };
+    expect(await main(['check'], io)).toBe(0);
+    expect(stderr).toContain('mrtr-port: analyzing 500 files…');
+    expect(stderr.endsWith('\r\x1b[K')).toBe(true);
+    expect(stdout).toContain('Scanned 500 files');
+    expect(stdout).not.toContain('\x1b');
+
+    const piped = await cli(dir, 'check');
+    expect(piped.stderr).toBe('');
+  });
+
+  it('stays quiet on a TTY for a short run', async () => {
+    const dir = tempDir();
+    writeTree(dir, many(3));
+    let stderr = '';
+    const io: CliIo = { cwd: dir, stdout: () => {}, stderr: (t) => void (stderr += t), stderrIsTTY: true, exitCode: 0 };
+    expect(await main(['analyze'], io)).toBe(0);
+    expect(stderr).toBe('');
+  });
+});

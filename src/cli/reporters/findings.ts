@@ -86,6 +86,13 @@ export function reasonAdvice(reason: string): string | undefined {
   return isReasonId(reason) ? REASONS[reason].advice : undefined;
 }
 
+/** What `mrtr-port port` does with an auto site, by kind (roots are retired to configuration by default). */
+const AUTO_OUTCOME: Record<Site['kind'], string> = {
+  elicitation: '`mrtr-port port` rewrites it to inputRequired.elicit(...).',
+  sampling: '`mrtr-port port` rewrites it to inputRequired.createMessage(...).',
+  roots: '`mrtr-port port` replaces it with roots from configuration (MCP_ALLOWED_ROOTS), or with inputRequired.listRoots() under `--roots ask`.',
+};
+
 /** One sentence on a site: what it is, where it is served, the verdict and what to do. */
 export function describeSite(site: Site): string {
   const where = site.handler
@@ -96,7 +103,7 @@ export function describeSite(site: Site): string {
   const advice = site.reasons.map((r) => reasonAdvice(r) ?? r).join(' ');
   switch (site.portability) {
     case 'auto':
-      return `${head}: \`mrtr-port port\` rewrites it to inputRequired(...).${advice ? ` ${advice}` : ''}`;
+      return `${head}: ${AUTO_OUTCOME[site.kind]}${advice ? ` ${advice}` : ''}`;
     case 'guarded':
       return `${head}: already behind an era check (left as is). ${advice}`.trimEnd();
     default:
