@@ -58,6 +58,10 @@ export const REASONS = {
     portability: 'manual',
     advice: 'The handler could not be resolved statically (registered through a variable or computed name): port by hand.',
   },
+  'in-helper': {
+    portability: 'manual',
+    advice: 'The handler awaits a helper that asks the client: inline the helper into the handler (or have it return inputRequired(...) and the handler return that), then re-run the port.',
+  },
   'roots-retired': {
     portability: 'auto',
     advice: 'listRoots() was retired to configuration (MCP_ALLOWED_ROOTS, comma-separated file:// URIs or absolute paths): set it for every deployment, then delete this marker. Use `port --roots ask` to ask the client instead.',

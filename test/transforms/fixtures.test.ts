@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fg from 'fast-glob';
+import { describe, expect, it } from 'vitest';
+import { applyPortSource, defaultContinuationImport, type PortOptions } from '../../transforms/index.js';
+import { parseProgram, parserFor } from '../../transforms/lib/ast.js';
+import { typeCheck } from './typecheck.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const fixtures = join(root, 'fixtures/transforms');
+const inputs = fg.sync('*/*.input.{ts,tsx}', { cwd: fixtures, absolute: true }).sort();
+const outputOf = (input: string): string => input.replace(/\.input\.(tsx?)$/, '.output.$1');
+
+/** The real runtime once it exists; the declaration stub until then. */
+const realRuntime = join(root, 'src/runtime/mrtr-continuation.ts');
+const runtimeFile = existsSync(realRuntime) ? realRuntime : join(root, 'test/transforms/mrtr-continuation.stub.ts');
+
+function optionsFor(input: string, source: string): PortOptions {
+  const optionsFile = input.replace(/\.input\.tsx?$/, '.options.json');
+  const given = existsSync(optionsFile) ? (JSON.parse(readFileSync(optionsFile, 'utf8')) as Partial<PortOptions>) : {};
+  return { codec: 'aead', roots: 'config', continuationImport: defaultContinuationImport(source), ...given };
+}
+
+function port(path: string, source: string, options: PortOptions): string {
+  return applyPortSource({ source, path, options });
+}
+
+describe('transform fixtures', () => {
+  it('has fixture pairs', () => {
+    expect(inputs.length).toBeGreaterThan(0);
+    for (const input of inputs) expect(existsSync(outputOf(input)), relative(root, outputOf(input))).toBe(true);
+  });
+
+  for (const input of inputs) {
+    const name = relative(fixtures, input).replace(/\.input\.tsx?$/, '');
+    it(`${name}: input → output, then output → output unchanged`, () => {
+      const source = readFileSync(input, 'utf8');
+      const expected = readFileSync(outputOf(input), 'utf8');
+      const options = optionsFor(input, source);
+      const actual = port(input, source, options);
+      expect(actual).toBe(expected);
+      expect(port(outputOf(input), expected, options)).toBe(expected);
+      expect(() => parseProgram(expected.replace(/^\uFEFF/, ''), parserFor(input))).not.toThrow();
+    });
+  }
+
+  it('every output type-checks (strict) against @modelcontextprotocol/server 2.4.0 and the runtime helper', () => {
+    const outputs = inputs.map(outputOf).filter(existsSync);
+    expect(typeCheck(outputs, runtimeFile)).toEqual([]);
+  });
+
+  it('every input type-checks (strict) against @modelcontextprotocol/server 2.4.0', () => {
+    expect(typeCheck(inputs)).toEqual([]);
+  });
+});

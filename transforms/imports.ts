@@ -1,0 +1,153 @@
+/**
+ * imports — adds the imports ported code needs, once, merged into the file's existing imports.
+ *
+ * Before:  import { McpServer } from '@modelcontextprotocol/server';
+ * After:   import { McpServer, inputRequired } from '@modelcontextprotocol/server';
+ *          import type { ElicitRequestFormParams } from '@modelcontextprotocol/server';
+ *          import { bindRequest, continuation, elicitationAnswer } from './mrtr-continuation.js';
+ *
+ * It reads the text the other transforms produced: a known MRTR name that is used but neither
+ * imported nor declared gets imported (values into the existing value import, types into an
+ * `import type` line, runtime helpers from the continuation module the runner chose, in the file's
+ * relative-import style). Running it again finds nothing missing, so it is idempotent.
+ *
+ * Does not: merge into a namespace import (`import * as sdk`), or remove imports the port made
+ * unused (e.g. `ElicitResultSchema`): unused imports compile, and removing them is the linter's job.
+ */
+import { SDK_PACKAGES } from '../src/vocabulary.js';
+import { parseProgram, walk, declaredNames, type Node } from './lib/ast.js';
+import type { PortOptions } from './lib/context.js';
+import { runAsJscodeshift, type FileInfo } from './lib/jscodeshift-module.js';
+import { SourceText, quoteString, type Edit } from './lib/source-text.js';
+
+/** Names ported code uses, by the module that exports them. */
+const SERVER_VALUES = ['CLIENT_CAPABILITIES_META_KEY', 'inputRequired', 'inputResponse'];
+const SERVER_TYPES = [
+  'ClientCapabilities',
+  'CreateMessageRequestParams',
+  'CreateMessageResult',
+  'CreateMessageResultWithTools',
+  'ElicitRequestFormParams',
+  'InputRequiredResult',
+  'Root',
+];
+const RUNTIME_VALUES = ['bindRequest', 'continuation', 'elicitationAnswer', 'rootsFromConfig'];
+const RUNTIME_TYPES = ['ElicitAnswer'];
+
+/** The continuation module for the chosen codec (`--codec sdk` uses the SDK-codec variant). */
+export function continuationModule(options: PortOptions): string {
+  if (options.codec !== 'sdk') return options.continuationImport;
+  const spec = options.continuationImport;
+  return /\.[mc]?[jt]s$/.test(spec) ? spec.replace(/(\.[mc]?[jt]s)$/, '-sdk$1') : `${spec}-sdk`;
+}
+
+export function addMissingImports(input: string, parser: 'ts' | 'tsx', options: PortOptions): string {
+  const src = new SourceText(input);
+  const program = parseProgram(src.text, parser);
+  const { values, types, bound } = usedNames(program);
+  const missing = (names: readonly string[], used: Set<string>): string[] => names.filter((n) => used.has(n) && !bound.has(n)).sort(byName);
+  const serverValues = missing(SERVER_VALUES, values);
+  const serverTypes = missing(SERVER_TYPES, types);
+  const runtimeValues = missing(RUNTIME_VALUES, values);
+  const runtimeTypes = missing(RUNTIME_TYPES, types);
+  if (serverValues.length + serverTypes.length + runtimeValues.length + runtimeTypes.length === 0) return input;
+
+  const { style } = src;
+  const imports = (program.body as Node[]).filter((s) => s.type === 'ImportDeclaration');
+  const edits: Edit[] = [];
+  const newLines: string[] = [];
+  const line = (names: string[], from: string, typeOnly: boolean): string =>
+    `import ${typeOnly ? 'type ' : ''}{ ${names.join(', ')} } from ${quoteString(from, style)}${style.semi}`;
+
+  const server = SDK_PACKAGES.v2Server;
+  const serverValueImport = imports.find((d) => d.source.value === server && d.importKind !== 'type' && hasNamedSpecifiers(d));
+  if (serverValues.length > 0) {
+    if (serverValueImport) edits.push(appendSpecifiers(serverValueImport, serverValues));
+    else newLines.push(line(serverValues, server, false));
+  }
+  if (serverTypes.length > 0) {
+    const typeImport = imports.find((d) => d.source.value === server && d.importKind === 'type' && hasNamedSpecifiers(d));
+    if (typeImport) edits.push(appendSpecifiers(typeImport, serverTypes));
+    else newLines.push(line(serverTypes, server, true));
+  }
+  const runtime = continuationModule(options);
+  const runtimeNames = [...runtimeValues, ...runtimeTypes.map((t) => `type ${t}`)];
+  if (runtimeNames.length > 0) {
+    const existing = imports.find((d) => d.source.value === runtime && d.importKind !== 'type' && hasNamedSpecifiers(d));
+    if (existing) edits.push(appendSpecifiers(existing, runtimeNames));
+    else newLines.push(line(runtimeNames, runtime, false));
+  }
+  if (newLines.length > 0) {
+    const anchor = serverValueImport ?? imports[imports.length - 1];
+    if (anchor) {
+      // after the server import (or the last import), so related imports stay together
+      edits.push({ start: anchor.end, end: anchor.end, text: newLines.map((l) => style.eol + l).join(''), order: 1 });
+    } else {
+      const first = (program.body as Node[])[0];
+      const at = first ? first.start : src.text.length;
+      edits.push({ start: at, end: at, text: newLines.join(style.eol) + style.eol + (first ? style.eol : '') });
+    }
+  }
+  return src.apply(edits);
+}
+
+function byName(a: string, b: string): number {
+  return a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
+}
+
+function hasNamedSpecifiers(d: Node): boolean {
+  const specs = d.specifiers as Node[];
+  return specs.length > 0 && specs.every((s) => s.type === 'ImportSpecifier' || s.type === 'ImportDefaultSpecifier') && specs.some((s) => s.type === 'ImportSpecifier');
+}
+
+function appendSpecifiers(d: Node, names: string[]): Edit {
+  const specs = (d.specifiers as Node[]).filter((s) => s.type === 'ImportSpecifier');
+  const last = specs[specs.length - 1];
+  return { start: last.end, end: last.end, text: names.map((n) => `, ${n}`).join('') };
+}
+
+/** Value and type names referenced, and every name the file binds (imports and declarations). */
+function usedNames(program: Node): { values: Set<string>; types: Set<string>; bound: Set<string> } {
+  const values = new Set<string>();
+  const types = new Set<string>();
+  const bound = new Set<string>();
+  walk(program, (n, ancestors) => {
+    const parent = ancestors[ancestors.length - 1];
+    switch (n.type) {
+      case 'ImportSpecifier':
+      case 'ImportDefaultSpecifier':
+      case 'ImportNamespaceSpecifier':
+        bound.add(n.local.name as string);
+        break;
+      case 'VariableDeclaration':
+      case 'FunctionDeclaration':
+      case 'ClassDeclaration':
+        for (const name of declaredNames(n)) bound.add(name);
+        break;
+      case 'TSTypeAliasDeclaration':
+      case 'TSInterfaceDeclaration':
+      case 'TSEnumDeclaration':
+        bound.add(n.id.name as string);
+        break;
+      case 'TSTypeReference':
+        if ((n.typeName as Node).type === 'Identifier') types.add(n.typeName.name as string);
+        break;
+      case 'Identifier': {
+        if (!parent) break;
+        if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === n && !parent.computed) break;
+        if ((parent.type === 'ObjectProperty' || parent.type === 'ObjectMethod') && parent.key === n && !parent.computed && !parent.shorthand) break;
+        if (parent.type === 'TSTypeReference' || parent.type.startsWith('Import')) break;
+        values.add(n.name as string);
+        break;
+      }
+    }
+  });
+  return { values, types, bound };
+}
+
+export const parser = 'ts';
+
+/** jscodeshift module: adds missing MRTR imports to already-rewritten code. */
+export default function transformer(file: FileInfo, _api: unknown, options: Record<string, unknown> = {}): string | undefined {
+  return runAsJscodeshift(file, options, { twoPass: false, capabilityBranches: false, retireRoots: false, urlElicitation: false, imports: true });
+}
