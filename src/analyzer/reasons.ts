@@ -54,6 +54,10 @@ export const REASONS = {
     portability: 'manual',
     advice: 'The request is awaited inside a larger expression (condition, argument, template): hoist it into its own const, then re-run the port.',
   },
+  'branching-statement': {
+    portability: 'manual',
+    advice: 'The ask sits in a switch case, labelled or other compound statement the transform does not restructure: move it into its own handler or a plain if block, or port by hand.',
+  },
   'unknown-handler-shape': {
     portability: 'manual',
     advice: 'The handler could not be resolved statically (registered through a variable or computed name): port by hand.',

@@ -1,0 +1,163 @@
+/**
+ * Small helpers over the raw TypeScript AST (`ts.SourceFile` parsed with parent pointers). The
+ * analyzer walks raw nodes rather than ts-morph wrappers: wrappers cost 2–3× a bare parse.
+ */
+import ts from 'typescript';
+
+/** Strips parentheses, type assertions, `!` and `satisfies` around an expression. */
+export function unwrap(node: ts.Expression): ts.Expression {
+  let n = node;
+  for (;;) {
+    if (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isNonNullExpression(n) || ts.isSatisfiesExpression(n) || ts.isTypeAssertionExpression(n)) {
+      n = n.expression;
+    } else {
+      return n;
+    }
+  }
+}
+
+/** The nearest ancestor that is not a wrapper `unwrap` would strip. */
+export function outerParent(node: ts.Node): ts.Node {
+  let n = node;
+  while (n.parent && (ts.isParenthesizedExpression(n.parent) || ts.isAsExpression(n.parent) || ts.isNonNullExpression(n.parent) || ts.isSatisfiesExpression(n.parent) || ts.isTypeAssertionExpression(n.parent))) {
+    n = n.parent;
+  }
+  return n;
+}
+
+/** Climbs from `node` through wrappers; returns the outermost wrapper (the node its real parent sees). */
+export function outermost(node: ts.Node): ts.Node {
+  return outerParent(node);
+}
+
+/**
+ * The member chain of an expression, outermost receiver first: `this.server.server.elicitInput` →
+ * `['this','server','server','elicitInput']`. Awaits, casts and parentheses are stripped; computed or
+ * call-result segments become `'?'`.
+ */
+export function memberChain(expr: ts.Expression): string[] {
+  const out: string[] = [];
+  let n: ts.Expression = unwrap(expr);
+  for (;;) {
+    if (ts.isPropertyAccessExpression(n)) {
+      out.push(n.name.text);
+      n = unwrap(n.expression);
+    } else if (ts.isElementAccessExpression(n)) {
+      const arg = n.argumentExpression;
+      out.push(ts.isStringLiteralLike(arg) ? arg.text : '?');
+      n = unwrap(n.expression);
+    } else if (ts.isAwaitExpression(n)) {
+      n = unwrap(n.expression);
+    } else if (ts.isIdentifier(n)) {
+      out.push(n.text);
+      break;
+    } else if (n.kind === ts.SyntaxKind.ThisKeyword) {
+      out.push('this');
+      break;
+    } else {
+      out.push('?');
+      break;
+    }
+  }
+  return out.reverse();
+}
+
+/** The called name of a call: the last member-chain segment (`a.b.c(...)` → `c`). */
+export function calleeName(call: ts.CallExpression | ts.NewExpression): string | undefined {
+  const e = unwrap(call.expression);
+  if (ts.isIdentifier(e)) return e.text;
+  if (ts.isPropertyAccessExpression(e)) return e.name.text;
+  if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return e.argumentExpression.text;
+  return undefined;
+}
+
+export function isFunctionLike(node: ts.Node): node is ts.FunctionLikeDeclaration {
+  return (
+    ts.isFunctionDeclaration(node) ||
+    ts.isFunctionExpression(node) ||
+    ts.isArrowFunction(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isGetAccessorDeclaration(node) ||
+    ts.isSetAccessorDeclaration(node) ||
+    ts.isConstructorDeclaration(node)
+  );
+}
+
+/** The nearest enclosing function-like node, or undefined at module top level. */
+export function enclosingFunction(node: ts.Node): ts.FunctionLikeDeclaration | undefined {
+  let n = node.parent;
+  while (n) {
+    if (isFunctionLike(n)) return n;
+    n = n.parent;
+  }
+  return undefined;
+}
+
+/** A string literal or a template without substitutions: its text; otherwise undefined. */
+export function stringValue(node: ts.Node | undefined): string | undefined {
+  if (!node) return undefined;
+  const n = ts.isExpression(node) ? unwrap(node) : node;
+  return ts.isStringLiteralLike(n) ? n.text : undefined;
+}
+
+/** Name of a property name node when static. */
+export function propertyNameText(name: ts.PropertyName | ts.BindingName | undefined): string | undefined {
+  if (!name) return undefined;
+  if (ts.isIdentifier(name) || ts.isStringLiteralLike(name) || ts.isNumericLiteral(name) || ts.isPrivateIdentifier(name)) return name.text;
+  return undefined;
+}
+
+/**
+ * The name a function is known by where it is defined: a declaration or method name, the variable it
+ * initialises, or the property key it is the value of. Undefined for anonymous callbacks.
+ */
+export function functionName(fn: ts.FunctionLikeDeclaration): string | undefined {
+  if ((ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn) || ts.isGetAccessorDeclaration(fn) || ts.isSetAccessorDeclaration(fn)) && fn.name) {
+    return propertyNameText(fn.name);
+  }
+  if (ts.isConstructorDeclaration(fn)) return 'constructor';
+  const holder = outerParent(fn).parent;
+  if (!holder) return undefined;
+  if (ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name)) return holder.name.text;
+  if (ts.isPropertyAssignment(holder)) return propertyNameText(holder.name);
+  if (ts.isPropertyDeclaration(holder)) return propertyNameText(holder.name);
+  if (ts.isFunctionExpression(fn) && fn.name) return fn.name.text;
+  return undefined;
+}
+
+/** The class a member function belongs to (methods and property-initialiser arrows). */
+export function owningClass(fn: ts.FunctionLikeDeclaration): ts.ClassLikeDeclaration | undefined {
+  const holder = ts.isMethodDeclaration(fn) || ts.isGetAccessorDeclaration(fn) || ts.isSetAccessorDeclaration(fn) || ts.isConstructorDeclaration(fn)
+    ? fn.parent
+    : outerParent(fn).parent && ts.isPropertyDeclaration(outerParent(fn).parent) ? outerParent(fn).parent.parent : undefined;
+  return holder && ts.isClassLike(holder) ? holder : undefined;
+}
+
+export function isLoop(node: ts.Node): boolean {
+  return ts.isForStatement(node) || ts.isForOfStatement(node) || ts.isForInStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node);
+}
+
+/** 1-based line and column of a node's start (after trivia). */
+export function position(sf: ts.SourceFile, node: ts.Node): { line: number; column: number } {
+  const lc = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+  return { line: lc.line + 1, column: lc.character + 1 };
+}
+
+export function isExported(node: ts.Node): boolean {
+  const mods = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
+  return !!mods?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+}
+
+/** Is `inner` inside `outer` (or the same node)? */
+export function contains(outer: ts.Node, inner: ts.Node): boolean {
+  return inner.pos >= outer.pos && inner.end <= outer.end && (inner === outer || isAncestor(outer, inner));
+}
+
+function isAncestor(outer: ts.Node, inner: ts.Node): boolean {
+  let n: ts.Node | undefined = inner;
+  while (n) {
+    if (n === outer) return true;
+    n = n.parent;
+  }
+  return false;
+}

@@ -1,0 +1,90 @@
+/**
+ * What a function passed somewhere is: an eligible request handler (tools/call, prompts/get,
+ * resources/read), another entry point MRTR cannot serve (notification handler, lifecycle hook,
+ * timer, HTTP route, task relay, other request), a client-side handler, or just a callback.
+ */
+import ts from 'typescript';
+import { calleeName, memberChain, outerParent, stringValue, unwrap } from './ast.js';
+import type { ReasonId } from './reasons.js';
+import {
+  ELIGIBLE_REQUEST_METHODS,
+  ELIGIBLE_REQUEST_SCHEMAS,
+  INELIGIBLE_ENTRY_POINTS,
+  REGISTRATION_METHODS,
+  SET_REQUEST_HANDLER,
+  SPEC_METHODS,
+  type HandlerKind,
+} from '../vocabulary.js';
+
+export type EntryVerdict =
+  | { type: 'handler'; kind: HandlerKind; name: string | null; nameDynamic: boolean; lowLevel: boolean; registration: ts.CallExpression }
+  | { type: 'unportable'; reason: ReasonId }
+  | { type: 'client' }
+  /** A server factory (`createMcpHandler`/`serveStdio`): runs per connection, not per request. */
+  | { type: 'factory' };
+
+/** Client-side request schemas (the client answers these; the server sends them). */
+const CLIENT_SIDE_SCHEMAS = new Set(['ElicitRequestSchema', 'CreateMessageRequestSchema', 'ListRootsRequestSchema']);
+const HTTP_VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'use', 'options', 'head']);
+const HTTP_SERVER_FACTORIES = new Set(['createServer']);
+const SERVER_FACTORIES = new Set(['createMcpHandler', 'serveStdio', 'legacyStatelessFallback']);
+const TASK_REGISTRATIONS = new Set(['registerToolTask']);
+
+/**
+ * The verdict for a callback passed as argument `argIndex` of `call`; undefined when the call is
+ * not an entry point (the callback is then an ordinary nested callback).
+ */
+export function classifyCallbackArgument(call: ts.CallExpression | ts.NewExpression, argIndex: number): EntryVerdict | undefined {
+  const name = calleeName(call);
+  if (!name) return undefined;
+  const chain = memberChain(call.expression);
+  const args = call.arguments ?? ts.factory.createNodeArray<ts.Expression>();
+  const isLast = argIndex === args.length - 1;
+
+  if (TASK_REGISTRATIONS.has(name) || (chain.includes('experimental') && chain.includes('tasks'))) {
+    return { type: 'unportable', reason: 'task-relay' };
+  }
+  if (ts.isNewExpression(call)) return undefined;
+  if (Object.prototype.hasOwnProperty.call(REGISTRATION_METHODS, name) && chain.length > 1 && isLast && args.length >= 2) {
+    const first = unwrap(args[0]);
+    if (ts.isStringLiteralLike(first) || ts.isIdentifier(first) || ts.isPropertyAccessExpression(first) || ts.isTemplateExpression(first)) {
+      const toolName = stringValue(first) ?? null;
+      return { type: 'handler', kind: REGISTRATION_METHODS[name], name: toolName, nameDynamic: toolName === null, lowLevel: false, registration: call };
+    }
+    return undefined;
+  }
+  if (name === SET_REQUEST_HANDLER && isLast && args.length >= 2) {
+    return classifyRequestHandler(call);
+  }
+  if (name === INELIGIBLE_ENTRY_POINTS.notificationRegistration) return { type: 'unportable', reason: 'notification-handler' };
+  if (INELIGIBLE_ENTRY_POINTS.timers.includes(name) && chain.length === 1) return { type: 'unportable', reason: 'timer' };
+  if (name === 'nextTick' && chain[0] === 'process') return { type: 'unportable', reason: 'timer' };
+  if (chain.length === 1 && SERVER_FACTORIES.has(name)) return { type: 'factory' };
+  if (HTTP_SERVER_FACTORIES.has(name)) return { type: 'unportable', reason: 'http-route' };
+  if (HTTP_VERBS.has(name) && chain.length > 1 && args.length >= 2) {
+    const path = stringValue(args[0]);
+    if (path !== undefined && (path.startsWith('/') || path === '*')) return { type: 'unportable', reason: 'http-route' };
+  }
+  return undefined;
+}
+
+function classifyRequestHandler(call: ts.CallExpression): EntryVerdict {
+  const first = unwrap(call.arguments[0]);
+  const method = stringValue(first) ?? memberChain(first).at(-1) ?? '';
+  const eligible = ELIGIBLE_REQUEST_METHODS[method] ?? ELIGIBLE_REQUEST_METHODS[ELIGIBLE_REQUEST_SCHEMAS[method] ?? ''];
+  if (eligible) return { type: 'handler', kind: eligible, name: null, nameDynamic: false, lowLevel: true, registration: call };
+  if (Object.prototype.hasOwnProperty.call(SPEC_METHODS, method) || CLIENT_SIDE_SCHEMAS.has(method)) return { type: 'client' };
+  if (method.startsWith('tasks/') || /Task/.test(method)) return { type: 'unportable', reason: 'task-relay' };
+  return { type: 'unportable', reason: 'ineligible-request' };
+}
+
+/** `server.oninitialized = () => …` and the other lifecycle hooks. */
+export function classifyAssignment(fnOrRef: ts.Node): EntryVerdict | undefined {
+  const outer = outerParent(fnOrRef);
+  const p = outer.parent;
+  if (p && ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === outer) {
+    const target = memberChain(p.left).at(-1) ?? '';
+    if (INELIGIBLE_ENTRY_POINTS.lifecycleHooks.includes(target)) return { type: 'unportable', reason: 'lifecycle-hook' };
+  }
+  return undefined;
+}

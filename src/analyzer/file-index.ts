@@ -1,0 +1,216 @@
+/**
+ * One walk over a parsed file collects everything later stages ask about: imports and exports,
+ * named functions, identifier and property references (for call-graph edges), protocol-server
+ * variables, aliases of legacy methods, and the raw legacy sites.
+ */
+import ts from 'typescript';
+import { functionName, isExported, isFunctionLike, memberChain, owningClass, propertyNameText, unwrap } from './ast.js';
+import { detectSite, type RawSite } from './detect.js';
+import { eraOfSpecifier } from './modules.js';
+import type { SdkEra } from './model.js';
+import { LEGACY_METHODS } from '../vocabulary.js';
+
+export interface ImportBinding {
+  spec: string;
+  /** The exported name, `'default'`, or `'*'` for a namespace import. */
+  imported: string;
+}
+
+export interface ReExport {
+  spec: string;
+  /** Exported name → name in the target module; undefined for `export *`. */
+  names?: Map<string, string>;
+}
+
+export interface FileIndex {
+  /** Absolute path. */
+  file: string;
+  /** Relative to cwd, `/`-separated. */
+  rel: string;
+  sf: ts.SourceFile;
+  imports: Map<string, ImportBinding>;
+  /** Exported name → local name, for exports declared in this file. */
+  exports: Map<string, string>;
+  reExports: ReExport[];
+  /** SDK era and side from direct imports. */
+  era: SdkEra;
+  sides: Set<'server' | 'client' | 'shared'>;
+  /** Named functions (declarations, const-bound, methods, object-literal properties) by name. */
+  functions: Map<string, ts.FunctionLikeDeclaration[]>;
+  /** Identifier occurrences that are not declaration names, by text. */
+  identRefs: Map<string, ts.Identifier[]>;
+  /** `x.name` property accesses, by name. */
+  propRefs: Map<string, ts.PropertyAccessExpression[]>;
+  /** Local names bound to a protocol `Server` (`new Server(...)`, or declared with type `Server`). */
+  serverNames: Set<string>;
+  /** Local names bound to a legacy method: `const { send } = ctx.mcpReq`, `const ask = ctx.mcpReq.elicitInput`. */
+  legacyAliases: Map<string, string[] | 'destructured'>;
+  sites: RawSite[];
+}
+
+const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
+const SERVER_CLASS_NAMES = new Set(['Server']);
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Is this identifier the name being declared (not a use)? */
+function isDeclarationName(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if (!p) return false;
+  if ((ts.isFunctionDeclaration(p) || ts.isClassDeclaration(p) || ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isFunctionExpression(p) || ts.isImportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isBindingElement(p) || ts.isPropertyAssignment(p) || ts.isInterfaceDeclaration(p) || ts.isTypeAliasDeclaration(p) || ts.isEnumDeclaration(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodSignature(p)) && (p as { name?: ts.Node }).name === id) {
+    return true;
+  }
+  if (ts.isPropertyAccessExpression(p) && p.name === id) return true;
+  if (ts.isExportSpecifier(p)) return true;
+  if (ts.isQualifiedName(p) || ts.isTypeReferenceNode(p)) return true;
+  return false;
+}
+
+export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileIndex {
+  const index: FileIndex = {
+    file,
+    rel,
+    sf,
+    imports: new Map(),
+    exports: new Map(),
+    reExports: [],
+    era: 'unknown',
+    sides: new Set(),
+    functions: new Map(),
+    identRefs: new Map(),
+    propRefs: new Map(),
+    serverNames: new Set(),
+    legacyAliases: new Map(),
+    sites: [],
+  };
+  collectModuleStatements(index);
+
+  const candidates: Array<ts.CallExpression | ts.NewExpression> = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node)) {
+      if (!isDeclarationName(node)) push(index.identRefs, node.text, node);
+      return;
+    }
+    if (ts.isPropertyAccessExpression(node)) {
+      push(index.propRefs, node.name.text, node);
+    } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
+      candidates.push(node);
+    } else if (isFunctionLike(node)) {
+      const name = functionName(node);
+      if (name) push(index.functions, name, node);
+    } else if (ts.isVariableDeclaration(node)) {
+      noteVariable(index, node);
+    } else if ((ts.isPropertyDeclaration(node) || ts.isParameter(node)) && node.type && isServerType(node.type) && node.name && ts.isIdentifier(node.name)) {
+      index.serverNames.add(node.name.text);
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && isNewServer(node.right)) {
+      const chain = memberChain(node.left);
+      index.serverNames.add(chain[chain.length - 1]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sf, visit);
+
+  for (const call of candidates) {
+    const site = detectSite(call, index);
+    if (site) index.sites.push(site);
+  }
+  return index;
+}
+
+function isServerType(type: ts.TypeNode): boolean {
+  if (ts.isTypeReferenceNode(type)) {
+    const name = ts.isIdentifier(type.typeName) ? type.typeName.text : type.typeName.right.text;
+    return SERVER_CLASS_NAMES.has(name);
+  }
+  return false;
+}
+
+function isNewServer(expr: ts.Expression | undefined): boolean {
+  if (!expr) return false;
+  const e = unwrap(expr);
+  if (!ts.isNewExpression(e)) return false;
+  const chain = memberChain(e.expression);
+  return SERVER_CLASS_NAMES.has(chain[chain.length - 1]);
+}
+
+function noteVariable(index: FileIndex, decl: ts.VariableDeclaration): void {
+  if (ts.isIdentifier(decl.name)) {
+    if (isNewServer(decl.initializer) || (decl.type && isServerType(decl.type))) index.serverNames.add(decl.name.text);
+    if (decl.initializer) {
+      const init = unwrap(decl.initializer);
+      // `const ask = ctx.mcpReq.elicitInput` (optionally `.bind(...)`)
+      const target = ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && init.expression.name.text === 'bind' ? init.expression.expression : init;
+      if (ts.isPropertyAccessExpression(target) && LEGACY_NAMES.has(target.name.text)) {
+        index.legacyAliases.set(decl.name.text, memberChain(target));
+      }
+    }
+  } else if (ts.isObjectBindingPattern(decl.name) && decl.initializer) {
+    // `const { sendRequest } = extra`, `const { send } = ctx.mcpReq`
+    for (const el of decl.name.elements) {
+      const prop = propertyNameText(el.propertyName ?? el.name);
+      if (prop && LEGACY_NAMES.has(prop) && ts.isIdentifier(el.name)) {
+        index.legacyAliases.set(el.name.text, [...memberChain(decl.initializer), prop]);
+      }
+    }
+  }
+}
+
+function collectModuleStatements(index: FileIndex): void {
+  const eras = new Set<SdkEra>();
+  for (const st of index.sf.statements) {
+    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
+      const spec = st.moduleSpecifier.text;
+      noteSdk(index, eras, spec);
+      const clause = st.importClause;
+      if (!clause) continue;
+      if (clause.name) index.imports.set(clause.name.text, { spec, imported: 'default' });
+      const nb = clause.namedBindings;
+      if (nb && ts.isNamespaceImport(nb)) index.imports.set(nb.name.text, { spec, imported: '*' });
+      if (nb && ts.isNamedImports(nb)) {
+        for (const el of nb.elements) index.imports.set(el.name.text, { spec, imported: (el.propertyName ?? el.name).text });
+      }
+    } else if (ts.isExportDeclaration(st)) {
+      const spec = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
+      if (spec) noteSdk(index, eras, spec);
+      const clause = st.exportClause;
+      if (spec) {
+        if (!clause) index.reExports.push({ spec });
+        else if (ts.isNamedExports(clause)) {
+          const names = new Map<string, string>();
+          for (const el of clause.elements) names.set(el.name.text, (el.propertyName ?? el.name).text);
+          index.reExports.push({ spec, names });
+        } else if (ts.isNamespaceExport(clause)) {
+          index.reExports.push({ spec, names: new Map([[clause.name.text, '*']]) });
+        }
+      } else if (clause && ts.isNamedExports(clause)) {
+        for (const el of clause.elements) index.exports.set(el.name.text, (el.propertyName ?? el.name).text);
+      }
+    } else if (ts.isExportAssignment(st)) {
+      const e = unwrap(st.expression);
+      if (ts.isIdentifier(e)) index.exports.set('default', e.text);
+    } else if (isExported(st)) {
+      const isDefault = ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+      if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name) {
+        index.exports.set(isDefault ? 'default' : st.name.text, st.name.text);
+      } else if (ts.isVariableStatement(st)) {
+        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) index.exports.set(d.name.text, d.name.text);
+      }
+    }
+  }
+  // A file that imports both eras (mid-migration) is reported by its newer imports.
+  index.era = eras.has('v2') ? 'v2' : eras.has('v1') ? 'v1' : 'unknown';
+}
+
+function noteSdk(index: FileIndex, eras: Set<SdkEra>, spec: string): void {
+  const sdk = eraOfSpecifier(spec);
+  if (!sdk) return;
+  eras.add(sdk.era);
+  index.sides.add(sdk.side);
+}
+
+/** The class (if any) whose member `fn` is. Re-exported for the call graph. */
+export { owningClass };

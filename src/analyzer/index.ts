@@ -1,0 +1,179 @@
+/**
+ * The analyzer's programmatic API: finds every legacy server→client request in the given files,
+ * attributes each to the request handler that reaches it, and classifies its portability.
+ *
+ * Pipeline: plain-text prefilter → parse only files that name the legacy vocabulary (pass 1) →
+ * parse files that name a function, class or module leading to a site, until nothing new turns up
+ * (pass 2) → walk each site out to its entry points → one verdict per site → the JSON report.
+ * Synchronous; no type checker; bare TypeScript ASTs with parent pointers.
+ */
+import { basename, extname } from 'node:path';
+import type ts from 'typescript';
+import { enclosingFunction, functionName, owningClass, position } from './ast.js';
+import { classifyRoutes } from './classify.js';
+import type { FileIndex } from './file-index.js';
+import type { AnalysisReport, HandlerRef, Site } from './model.js';
+import { mentionsLegacyVocabulary, wordMatcher } from './prefilter.js';
+import { Project } from './project.js';
+import { Reach, type Route } from './reach.js';
+import { isSourcePath } from './source.js';
+import type { HandlerKind } from '../vocabulary.js';
+
+export type { AnalysisReport, HandlerRef, Site, SkippedFile, ViaStep, Portability, SdkEra } from './model.js';
+export { REASONS, isReasonId, type ReasonId } from './reasons.js';
+
+export interface AnalyzeOptions {
+  cwd: string;
+  /** Absolute paths, already discovered. */
+  files: readonly string[];
+  /** Called once per file the analyzer parses (tests use it to prove the prefilter). */
+  onParse?: (file: string) => void;
+}
+
+export interface HandlerEntry {
+  file: string;
+  kind: HandlerKind;
+  name: string | null;
+  /** Char offsets of the handler function in its file (start after leading trivia). */
+  start: number;
+  end: number;
+  siteIndexes: number[];
+}
+
+export interface AnalyzeResult {
+  /** `files.skipped` includes files that failed to parse: `{ file, reason: 'parse-error: <message> (line:col)' }`. */
+  report: AnalysisReport;
+  /** Per handler that reaches sites: the handler function's range, so `port` can find it in another AST. */
+  handlers: HandlerEntry[];
+}
+
+export function analyze(options: AnalyzeOptions): AnalyzeResult {
+  const files = [...new Set(options.files)];
+  const project = new Project(options.cwd, files, options.onParse);
+  const sources = files.filter(isSourcePath);
+
+  // pass 1: files that name the legacy vocabulary
+  for (const file of sources) {
+    const text = project.text(file);
+    if (text !== undefined && mentionsLegacyVocabulary(text)) project.get(file);
+  }
+  // pass 2: files that name what leads to a site, until nothing new turns up
+  const leads = new Set<string>();
+  let fresh = new Set<string>();
+  for (const index of project.parsed()) for (const site of index.sites) addLeads(site.node, index, leads, fresh);
+  while (fresh.size > 0) {
+    const matcher = wordMatcher(fresh);
+    fresh = new Set();
+    if (!matcher) break;
+    const added: FileIndex[] = [];
+    for (const file of sources) {
+      if (project.isParsed(file)) continue;
+      const text = project.text(file);
+      if (text === undefined || !matcher.test(text)) continue;
+      const index = project.get(file);
+      if (index) added.push(index);
+    }
+    for (const index of added) {
+      for (const name of leads) {
+        for (const ref of [...(index.identRefs.get(name) ?? []), ...(index.propRefs.get(name) ?? [])]) addLeads(ref, index, leads, fresh);
+      }
+    }
+  }
+
+  const reach = new Reach(project);
+  const found: Array<{ site: Site; routes: Route[] }> = [];
+  for (const index of project.parsed()) {
+    if (isClientOnly(index)) continue;
+    for (const raw of index.sites) {
+      const routes = reach.routes(raw, index);
+      const verdict = classifyRoutes(routes);
+      if (!verdict) continue;
+      const { line, column } = position(index.sf, raw.node);
+      const shown = verdict.shown;
+      const handler: HandlerRef | null =
+        shown && shown.end.type === 'handler'
+          ? { kind: shown.end.kind, name: shown.end.name, file: shown.end.file.rel, line: position(shown.end.file.sf, shown.end.fn).line }
+          : null;
+      let sdk = project.eraOf(index);
+      if (sdk === 'unknown' && shown?.end.type === 'handler') sdk = project.eraOf(shown.end.file);
+      found.push({
+        site: {
+          file: index.rel,
+          line,
+          column,
+          kind: raw.kind,
+          form: raw.form,
+          sdk,
+          handler,
+          via: (shown?.via ?? []).map((v) => ({ function: qualifiedName(v.fn, v.name), file: v.file.rel, line: position(v.file.sf, v.fn).line })),
+          portability: verdict.portability,
+          reasons: verdict.reasons,
+        },
+        routes: verdict.handlerRoutes,
+      });
+    }
+  }
+
+  found.sort((a, b) => compare(a.site.file, b.site.file) || a.site.line - b.site.line || a.site.column - b.site.column);
+  const sites = found.map((f) => f.site);
+  const summary = { sites: sites.length, auto: 0, manual: 0, unportable: 0, guarded: 0 };
+  for (const s of sites) summary[s.portability]++;
+  const skipped = [...project.skipped].sort((a, b) => compare(a.file, b.file));
+  return {
+    report: { tool: 'mrtr-port', version: 1, files: { scanned: files.length, skipped }, sites, summary },
+    handlers: handlerEntries(found.map((f) => f.routes)),
+  };
+}
+
+/** Names whose mention in another file may lead to a site: the enclosing functions, classes, module. */
+function addLeads(node: ts.Node, index: FileIndex, leads: Set<string>, fresh: Set<string>): void {
+  const add = (name: string | undefined): void => {
+    if (name && name !== 'constructor' && !leads.has(name)) {
+      leads.add(name);
+      fresh.add(name);
+    }
+  };
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    add(functionName(fn));
+    const cls = owningClass(fn);
+    if (cls?.name) add(cls.name.text);
+  }
+  // a default export is imported under any name: importers name the module instead
+  if (index.exports.has('default')) {
+    const base = basename(index.file, extname(index.file));
+    if (base !== 'index') add(base);
+  }
+}
+
+/** `Class.method` for class members, the plain name otherwise. */
+function qualifiedName(fn: ts.FunctionLikeDeclaration, name: string): string {
+  const cls = owningClass(fn);
+  return cls?.name ? `${cls.name.text}.${name}` : name;
+}
+
+/** A file that imports only the client side of the SDK: its handlers answer requests, never send them. */
+function isClientOnly(index: FileIndex): boolean {
+  return index.sides.has('client') && !index.sides.has('server');
+}
+
+function handlerEntries(routesPerSite: Route[][]): HandlerEntry[] {
+  const byKey = new Map<string, HandlerEntry>();
+  routesPerSite.forEach((routes, siteIndex) => {
+    for (const r of routes) {
+      if (r.end.type !== 'handler') continue;
+      const start = r.end.fn.getStart(r.end.file.sf);
+      const key = `${r.end.file.rel}\0${start}\0${r.end.kind}\0${r.end.name ?? ''}`;
+      let entry = byKey.get(key);
+      if (!entry) {
+        entry = { file: r.end.file.rel, kind: r.end.kind, name: r.end.name, start, end: r.end.fn.end, siteIndexes: [] };
+        byKey.set(key, entry);
+      }
+      if (!entry.siteIndexes.includes(siteIndex)) entry.siteIndexes.push(siteIndex);
+    }
+  });
+  return [...byKey.values()].sort((a, b) => compare(a.file, b.file) || a.start - b.start || compare(a.name ?? '', b.name ?? ''));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

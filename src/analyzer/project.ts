@@ -1,0 +1,133 @@
+/**
+ * The set of files being analyzed: parses lazily (only files the prefilter admits, or that an import
+ * chain needs), and resolves imports across them, through local re-export modules.
+ */
+import { relative, sep } from 'node:path';
+import { indexFile, type FileIndex } from './file-index.js';
+import { eraThroughReexports, isRelativeSpecifier, resolveRelative } from './modules.js';
+import { isSourcePath, parseSource, readSource } from './source.js';
+import type { SkippedFile } from './model.js';
+
+export type ImportTarget = { file: FileIndex; local: string } | { file: FileIndex; namespace: true };
+
+export class Project {
+  private readonly indexes = new Map<string, FileIndex | null>();
+  private readonly texts = new Map<string, string>();
+  readonly skipped: SkippedFile[] = [];
+  readonly fileSet: ReadonlySet<string>;
+
+  constructor(
+    readonly cwd: string,
+    files: readonly string[],
+    private readonly onParse?: (file: string) => void,
+  ) {
+    this.fileSet = new Set(files);
+  }
+
+  rel(abs: string): string {
+    return relative(this.cwd, abs).split(sep).join('/');
+  }
+
+  /** The file's text (read once); undefined when unreadable (then listed as skipped). */
+  text(abs: string): string | undefined {
+    const cached = this.texts.get(abs);
+    if (cached !== undefined) return cached;
+    if (this.indexes.get(abs) === null) return undefined;
+    const read = readSource(abs);
+    if (!read.ok) {
+      this.skipped.push({ file: this.rel(abs), reason: read.reason });
+      this.indexes.set(abs, null);
+      return undefined;
+    }
+    this.texts.set(abs, read.text);
+    return read.text;
+  }
+
+  isParsed(abs: string): boolean {
+    return this.indexes.has(abs);
+  }
+
+  /** Parses and indexes a file of the analyzed set once; null when it cannot be (skipped). */
+  get(abs: string): FileIndex | null {
+    const known = this.indexes.get(abs);
+    if (known !== undefined) return known;
+    if (!this.fileSet.has(abs) || !isSourcePath(abs)) return null;
+    const text = this.text(abs);
+    if (text === undefined) return null;
+    this.onParse?.(abs);
+    const parsed = parseSource(abs, text);
+    if (!parsed.ok) {
+      this.skipped.push({ file: this.rel(abs), reason: parsed.reason });
+      this.indexes.set(abs, null);
+      return null;
+    }
+    const index = indexFile(abs, this.rel(abs), parsed.sf);
+    this.indexes.set(abs, index);
+    this.texts.delete(abs);
+    return index;
+  }
+
+  parsed(): FileIndex[] {
+    return [...this.indexes.values()].filter((x): x is FileIndex => x !== null);
+  }
+
+  resolveModule(from: FileIndex, spec: string): FileIndex | null {
+    const abs = resolveRelative(from.file, spec, (p) => this.fileSet.has(p));
+    return abs ? this.get(abs) : null;
+  }
+
+  /** Where `imported` of module `spec` (imported by `from`) is defined, following re-exports. */
+  resolveImport(from: FileIndex, spec: string, imported: string, depth = 0): ImportTarget | undefined {
+    if (depth > 8 || !isRelativeSpecifier(spec)) return undefined;
+    const target = this.resolveModule(from, spec);
+    if (!target) return undefined;
+    if (imported === '*') return { file: target, namespace: true };
+    const local = target.exports.get(imported);
+    if (local !== undefined) {
+      const binding = target.imports.get(local);
+      // `import { a } from './x'; export { a }` is a re-export too
+      return binding ? this.resolveImport(target, binding.spec, binding.imported, depth + 1) : { file: target, local };
+    }
+    for (const re of target.reExports) {
+      if (re.names) {
+        const name = re.names.get(imported);
+        if (name !== undefined) return this.resolveImport(target, re.spec, name, depth + 1);
+      } else {
+        const found = this.resolveImport(target, re.spec, imported, depth + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  /** Does `from` import anything that resolves to `file` (directly or through re-exports)? */
+  importsFrom(from: FileIndex, file: FileIndex): boolean {
+    for (const b of from.imports.values()) {
+      const t = this.resolveImport(from, b.spec, b.imported);
+      if (t && t.file === file) return true;
+      if (t && 'namespace' in t && this.reexportsFrom(t.file, file, 0)) return true;
+    }
+    return false;
+  }
+
+  private reexportsFrom(module: FileIndex, file: FileIndex, depth: number): boolean {
+    if (module === file) return true;
+    if (depth > 8) return false;
+    return module.reExports.some((re) => {
+      const t = this.resolveModule(module, re.spec);
+      return !!t && this.reexportsFrom(t, file, depth + 1);
+    });
+  }
+
+  /** The SDK era of a file: its own imports, else what its relative imports re-export. */
+  eraOf(index: FileIndex): 'v1' | 'v2' | 'unknown' {
+    if (index.era !== 'unknown') return index.era;
+    for (const b of index.imports.values()) {
+      if (!isRelativeSpecifier(b.spec)) continue;
+      const abs = resolveRelative(index.file, b.spec, (p) => this.fileSet.has(p));
+      const era = abs ? eraThroughReexports(abs) : undefined;
+      if (era && era !== 'unknown') return era;
+    }
+    return 'unknown';
+  }
+}

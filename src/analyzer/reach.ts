@@ -1,0 +1,346 @@
+/**
+ * From a site outwards to whatever runs it: walks up to the enclosing function, then to the places
+ * that function is registered, called or passed (in this file or in files that import it), until an
+ * entry point is found. Each route is a `Route`: the entry, the helper functions crossed, and the
+ * reasons collected on the way.
+ */
+import ts from 'typescript';
+import { enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
+import { classifyAssignment, classifyCallbackArgument, type EntryVerdict } from './entries.js';
+import type { FileIndex } from './file-index.js';
+import { isEraGuarded, isUnderCapabilityCheck } from './guards.js';
+import type { Project } from './project.js';
+import type { ReasonId } from './reasons.js';
+import type { RawSite } from './detect.js';
+import { requestIsStatic, shapeReasons, sideEffectFeedsAsk } from './shape.js';
+import type { HandlerKind } from '../vocabulary.js';
+
+export interface ViaFunction {
+  fn: ts.FunctionLikeDeclaration;
+  file: FileIndex;
+  name: string;
+}
+
+export type RouteEnd =
+  | { type: 'handler'; kind: HandlerKind; name: string | null; nameDynamic: boolean; fn: ts.FunctionLikeDeclaration; file: FileIndex }
+  | { type: 'unportable'; reason: ReasonId }
+  | { type: 'client' };
+
+export interface Route {
+  end: RouteEnd;
+  /** Helper functions crossed, nearest the handler first. */
+  via: ViaFunction[];
+  reasons: ReasonId[];
+  guarded: boolean;
+}
+
+interface Walk {
+  /** Helpers crossed so far, nearest the site first. */
+  via: ViaFunction[];
+  reasons: ReasonId[];
+  guarded: boolean;
+  /** Functions on this route (cycle guard). */
+  seen: Set<ts.Node>;
+  /** Table-dispatch key that names the handler (`handlers[name](…)` reaching `handlers.refund`). */
+  nameFromTable?: string;
+}
+
+const MAX_DEPTH = 12;
+const MAX_ROUTES = 64;
+
+/** A reference to a named function, found in some file. */
+interface Ref {
+  file: FileIndex;
+  node: ts.Node;
+  tableKey?: string;
+}
+
+export class Reach {
+  constructor(private readonly project: Project) {}
+
+  routes(site: RawSite, file: FileIndex): Route[] {
+    const out: Route[] = [];
+    const reasons: ReasonId[] = requestIsStatic(site) ? [] : ['dynamic-request'];
+    this.walk(site.node, file, false, site.call.arguments ?? [], { via: [], reasons, guarded: false, seen: new Set() }, out);
+    return out;
+  }
+
+  /** `node` is the ask, or a call into the helper last added to `w.via`. */
+  private walk(node: ts.Node, file: FileIndex, isHelperCall: boolean, args: readonly ts.Expression[], w: Walk, out: Route[]): void {
+    if (out.length >= MAX_ROUTES) return;
+    const guarded = w.guarded || isEraGuarded(node);
+    const fn = enclosingFunction(node);
+    if (!fn) {
+      out.push(this.route({ type: 'unportable', reason: 'lifecycle-hook' }, { ...w, guarded }));
+      return;
+    }
+    const verdict = verdictOf(fn);
+    // A handler that only passes a helper's result on (`return refund(args, ctx)`, `handlers[name](…)`)
+    // makes that helper the handler: it can return inputRequired(…) itself.
+    if (isHelperCall && verdict?.type === 'handler' && returnsDirectly(node, fn)) {
+      const handlerFn = w.via[w.via.length - 1];
+      const name = verdict.name ?? w.nameFromTable ?? narrowedName(node, fn);
+      out.push(this.route({ type: 'handler', kind: verdict.kind, name, nameDynamic: verdict.nameDynamic, fn: handlerFn.fn, file: handlerFn.file }, { ...w, via: w.via.slice(0, -1), guarded }));
+      return;
+    }
+    const reasons = [...w.reasons, ...shapeReasons(node, fn, isHelperCall)];
+    if (isUnderCapabilityCheck(node, fn)) reasons.push('capability-fallback');
+    if (sideEffectFeedsAsk(node, args, fn)) reasons.push('side-effect-before-ask');
+    const next: Walk = { ...w, reasons, guarded };
+    this.fromFunction(fn, file, node, next, out);
+  }
+
+  private fromFunction(fn: ts.FunctionLikeDeclaration, file: FileIndex, inner: ts.Node, w: Walk, out: Route[]): void {
+    if (w.seen.has(fn) || w.via.length > MAX_DEPTH) return;
+    const seen = new Set(w.seen).add(fn);
+    const verdict = verdictOf(fn);
+    if (verdict) {
+      out.push(this.route(this.endOf(verdict, fn, file, inner, w), w));
+      return;
+    }
+    const holder = outerParent(fn).parent;
+    if (holder && (ts.isCallExpression(holder) || ts.isNewExpression(holder))) {
+      // an anonymous callback (array method, promise executor, IIFE, event listener): runs outside the
+      // straight-line flow of the function around it
+      this.walkOutOf(holder, file, { ...w, seen, reasons: [...w.reasons, 'nested-callback'] }, out);
+      return;
+    }
+    const callbacks = objectArgumentOf(fn);
+    if (callbacks) {
+      // a member of an object of callbacks handed to a call (`registerToolTask(name, cfg, { createTask() {…} })`)
+      const v = classifyCallbackArgument(callbacks.call, callbacks.index);
+      if (v && v.type !== 'handler') out.push(this.route(this.endOf(v, fn, file, inner, w), w));
+      else this.walkOutOf(callbacks.call, file, { ...w, seen, reasons: [...w.reasons, 'nested-callback'] }, out);
+      return;
+    }
+    const name = functionName(fn);
+    const refs = name ? this.references(fn, file, name) : [];
+    const before = out.length;
+    for (const ref of refs) this.fromReference(ref, fn, file, name!, { ...w, seen }, out);
+    if (out.length === before) out.push(this.route({ type: 'unportable', reason: 'no-handler' }, w));
+  }
+
+  /** Continue from a call that received a callback; shape checks stop here (already manual). */
+  private walkOutOf(call: ts.Node, file: FileIndex, w: Walk, out: Route[]): void {
+    const guarded = w.guarded || isEraGuarded(call);
+    const fn = enclosingFunction(call);
+    if (!fn) {
+      out.push(this.route({ type: 'unportable', reason: 'lifecycle-hook' }, { ...w, guarded }));
+      return;
+    }
+    this.fromFunction(fn, file, call, { ...w, guarded }, out);
+  }
+
+  private fromReference(ref: Ref, fn: ts.FunctionLikeDeclaration, fnFile: FileIndex, name: string, w: Walk, out: Route[]): void {
+    let r = outerParent(ref.node);
+    // `this.handle.bind(this)` stands for the method
+    if (r.parent && ts.isPropertyAccessExpression(r.parent) && r.parent.name.text === 'bind' && r.parent.parent && ts.isCallExpression(r.parent.parent)) {
+      r = outerParent(r.parent.parent);
+    }
+    const p = r.parent;
+    if (!p) return;
+    const helper: ViaFunction = { fn, file: fnFile, name };
+    if (ts.isCallExpression(p) && unwrap(p.expression) === unwrap(r as ts.Expression)) {
+      this.walk(p, ref.file, true, p.arguments, { ...w, via: [...w.via, helper], nameFromTable: ref.tableKey }, out);
+      return;
+    }
+    if (ts.isCallExpression(p) && p.arguments.some((a) => outerParent(a) === r)) {
+      const argIndex = p.arguments.findIndex((a) => outerParent(a) === r);
+      const verdict = classifyCallbackArgument(p, argIndex);
+      if (verdict) out.push(this.route(this.endOf(verdict, fn, fnFile, fn, w), w));
+      else this.walkOutOf(p, ref.file, { ...w, via: [...w.via, helper], reasons: [...w.reasons, 'nested-callback'] }, out);
+      return;
+    }
+    const assigned = classifyAssignment(r);
+    if (assigned) {
+      out.push(this.route(this.endOf(assigned, fn, fnFile, fn, w), w));
+      return;
+    }
+    if (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) {
+      // a function stored in a table: `{ refund: refundHandler }`
+      const key = propertyNameText(p.name);
+      if (key && ts.isObjectLiteralExpression(p.parent)) {
+        for (const tref of this.tableReferences(p.parent, ref.file, key)) this.fromReference(tref, fn, fnFile, name, w, out);
+      }
+    }
+  }
+
+  private endOf(verdict: EntryVerdict, fn: ts.FunctionLikeDeclaration, file: FileIndex, inner: ts.Node, w: Walk): RouteEnd {
+    switch (verdict.type) {
+      case 'handler':
+        return {
+          type: 'handler',
+          kind: verdict.kind,
+          name: verdict.name ?? w.nameFromTable ?? (verdict.lowLevel ? narrowedName(inner, fn) : null),
+          nameDynamic: verdict.nameDynamic,
+          fn,
+          file,
+        };
+      case 'factory':
+        return { type: 'unportable', reason: 'lifecycle-hook' };
+      case 'client':
+        return { type: 'client' };
+      case 'unportable':
+        return { type: 'unportable', reason: verdict.reason };
+    }
+  }
+
+  private route(end: RouteEnd, w: Walk): Route {
+    return { end, via: [...w.via].reverse(), reasons: w.reasons, guarded: w.guarded };
+  }
+
+  /** Every place a named function is referenced: its own file, and files importing it. */
+  private references(fn: ts.FunctionLikeDeclaration, file: FileIndex, name: string): Ref[] {
+    const refs: Ref[] = [];
+    const cls = owningClass(fn);
+    const holder = outerParent(fn).parent;
+    const inObject = holder && ts.isPropertyAssignment(holder) && ts.isObjectLiteralExpression(holder.parent) ? holder.parent : ts.isMethodDeclaration(fn) && ts.isObjectLiteralExpression(fn.parent) ? fn.parent : undefined;
+
+    if (cls || inObject) {
+      // members are called as `x.name(...)`: any receiver in this file or in files importing it
+      for (const f of this.filesSeeing(file)) for (const pa of f.propRefs.get(name) ?? []) refs.push({ file: f, node: pa });
+      if (inObject) refs.push(...this.tableReferences(inObject, file, name));
+      return refs;
+    }
+    // references inside the function itself are recursion: they lead nowhere new
+    for (const id of file.identRefs.get(name) ?? []) if (!isInside(id, fn)) refs.push({ file, node: id });
+    const exportedAs = [...file.exports].filter(([, local]) => local === name).map(([exported]) => exported);
+    if (exportedAs.length === 0) return refs;
+    for (const other of this.project.parsed()) {
+      if (other === file) continue;
+      for (const [local, b] of other.imports) {
+        const t = this.project.resolveImport(other, b.spec, b.imported);
+        if (!t || t.file !== file) continue;
+        if ('namespace' in t) {
+          for (const pa of other.propRefs.get(name) ?? []) {
+            const recv = unwrap(pa.expression);
+            if (ts.isIdentifier(recv) && recv.text === local) refs.push({ file: other, node: pa });
+          }
+        } else if (exportedAs.includes(b.imported) || t.local === name) {
+          for (const id of other.identRefs.get(local) ?? []) refs.push({ file: other, node: id });
+        }
+      }
+      // namespace imports of a re-export module (`import * as h from './index.js'`)
+      for (const [local, b] of other.imports) {
+        if (b.imported !== '*') continue;
+        const viaModule = this.project.resolveModule(other, b.spec);
+        if (!viaModule || viaModule === file) continue;
+        for (const exported of exportedAs) {
+          const found = this.resolveFromModule(viaModule, exported);
+          if (found && found.file === file) {
+            for (const pa of other.propRefs.get(exported) ?? []) {
+              const recv = unwrap(pa.expression);
+              if (ts.isIdentifier(recv) && recv.text === local) refs.push({ file: other, node: pa });
+            }
+          }
+        }
+      }
+    }
+    return refs;
+  }
+
+  private resolveFromModule(module: FileIndex, exported: string): { file: FileIndex } | undefined {
+    const local = module.exports.get(exported);
+    if (local !== undefined && !module.imports.has(local)) return { file: module };
+    for (const re of module.reExports) {
+      const name = re.names ? re.names.get(exported) : exported;
+      if (name === undefined) continue;
+      const t = this.project.resolveImport(module, re.spec, name);
+      if (t && !('namespace' in t)) return { file: t.file };
+    }
+    return undefined;
+  }
+
+  /** `table[expr](…)` and `table.key(…)` uses of an object literal bound to a const. */
+  private tableReferences(obj: ts.ObjectLiteralExpression, file: FileIndex, key: string): Ref[] {
+    const decl = outerParent(obj).parent;
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return [];
+    const refs: Ref[] = [];
+    for (const id of file.identRefs.get(decl.name.text) ?? []) {
+      const access = outerParent(id).parent;
+      if (access && ts.isElementAccessExpression(access) && unwrap(access.expression) === id) {
+        const lit = stringValue(access.argumentExpression);
+        if (lit === undefined || lit === key) refs.push({ file, node: access, tableKey: key });
+      }
+    }
+    return refs;
+  }
+
+  /** This file and every parsed file that imports from it. */
+  private filesSeeing(file: FileIndex): FileIndex[] {
+    return this.project.parsed().filter((f) => f === file || this.project.importsFrom(f, file));
+  }
+}
+
+/** The entry verdict for a function by where it is written (callback argument or assignment). */
+function verdictOf(fn: ts.FunctionLikeDeclaration): EntryVerdict | undefined {
+  const outer = outerParent(fn);
+  const p = outer.parent;
+  if (p && ts.isCallExpression(p)) {
+    const i = p.arguments.findIndex((a) => outerParent(a) === outer);
+    if (i >= 0) return classifyCallbackArgument(p, i);
+  }
+  return classifyAssignment(fn);
+}
+
+/** The call an object literal holding `fn` (as a method or property value) is passed to. */
+function objectArgumentOf(fn: ts.FunctionLikeDeclaration): { call: ts.CallExpression | ts.NewExpression; index: number } | undefined {
+  const holder = ts.isMethodDeclaration(fn) ? fn : outerParent(fn).parent;
+  if (!holder || !(ts.isMethodDeclaration(holder) || ts.isPropertyAssignment(holder))) return undefined;
+  const obj = holder.parent;
+  if (!ts.isObjectLiteralExpression(obj)) return undefined;
+  const arg = outerParent(obj);
+  const call = arg.parent;
+  if (!call || !(ts.isCallExpression(call) || ts.isNewExpression(call))) return undefined;
+  const index = (call.arguments ?? []).findIndex((a) => outerParent(a) === arg);
+  return index >= 0 ? { call, index } : undefined;
+}
+
+/** Is the call the value the function returns, unchanged? */
+function returnsDirectly(call: ts.Node, fn: ts.FunctionLikeDeclaration): boolean {
+  let n = outerParent(call);
+  if (n.parent && ts.isAwaitExpression(n.parent)) n = outerParent(n.parent);
+  const p = n.parent;
+  if (!p) return false;
+  if (ts.isReturnStatement(p)) return enclosingFunction(p) === fn;
+  return ts.isArrowFunction(fn) && fn.body === n;
+}
+
+/**
+ * A low-level handler's tool name from the branch around `inner`: `if (request.params.name === 'refund')`
+ * or `case 'refund':` in a switch on the name.
+ */
+function narrowedName(inner: ts.Node, fn: ts.Node): string | null {
+  let child: ts.Node = inner;
+  for (let n = inner.parent; n && n !== fn; child = n, n = n.parent) {
+    if (ts.isIfStatement(n) && child === n.thenStatement) {
+      const lit = equalityLiteral(n.expression);
+      if (lit !== undefined) return lit;
+    }
+    if (ts.isCaseClause(n)) {
+      const lit = stringValue(n.expression);
+      if (lit !== undefined) return lit;
+    }
+  }
+  return null;
+}
+
+function equalityLiteral(cond: ts.Expression): string | undefined {
+  const e = unwrap(cond);
+  if (!ts.isBinaryExpression(e)) return undefined;
+  const op = e.operatorToken.kind;
+  if (op === ts.SyntaxKind.AmpersandAmpersandToken) return equalityLiteral(e.left) ?? equalityLiteral(e.right);
+  if (op !== ts.SyntaxKind.EqualsEqualsEqualsToken && op !== ts.SyntaxKind.EqualsEqualsToken) return undefined;
+  const l = stringValue(e.left);
+  const r = stringValue(e.right);
+  const other = l !== undefined ? e.right : e.left;
+  const lit = l ?? r;
+  if (lit === undefined) return undefined;
+  const last = memberChain(other).at(-1) ?? '';
+  return /name|tool|prompt|uri/i.test(last) ? lit : undefined;
+}
+
+function isInside(node: ts.Node, outer: ts.Node): boolean {
+  return node.pos >= outer.pos && node.end <= outer.end;
+}
+

@@ -1,0 +1,51 @@
+/**
+ * Reading and parsing one file with the bare TypeScript parser (no program, no type checker).
+ * A file with syntax errors is reported as skipped with its first error; the analyzer then reports
+ * no sites from it, because positions and shapes in a broken tree cannot be trusted by `port`.
+ */
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import ts from 'typescript';
+
+const SCRIPT_KINDS: Readonly<Record<string, ts.ScriptKind>> = {
+  '.ts': ts.ScriptKind.TS,
+  '.mts': ts.ScriptKind.TS,
+  '.cts': ts.ScriptKind.TS,
+  '.tsx': ts.ScriptKind.TSX,
+  '.js': ts.ScriptKind.JS,
+  '.mjs': ts.ScriptKind.JS,
+  '.cjs': ts.ScriptKind.JS,
+  '.jsx': ts.ScriptKind.JSX,
+};
+
+/** Extensions the analyzer parses; anything else (markdown, JSON) is counted but never parsed. */
+export function isSourcePath(file: string): boolean {
+  return Object.prototype.hasOwnProperty.call(SCRIPT_KINDS, extname(file).toLowerCase());
+}
+
+export type ReadResult = { ok: true; text: string } | { ok: false; reason: string };
+
+export function readSource(file: string): ReadResult {
+  try {
+    return { ok: true, text: readFileSync(file, 'utf8') };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+    return { ok: false, reason: `read-error: ${code}` };
+  }
+}
+
+export type ParseResult = { ok: true; sf: ts.SourceFile } | { ok: false; reason: string };
+
+export function parseSource(file: string, text: string): ParseResult {
+  const kind = SCRIPT_KINDS[extname(file).toLowerCase()] ?? ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  // parseDiagnostics is internal but stable since TS 2; it holds syntax errors only (cheap).
+  const diags = (sf as unknown as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  const first = diags[0];
+  if (first) {
+    const lc = sf.getLineAndCharacterOfPosition(first.start);
+    const message = ts.flattenDiagnosticMessageText(first.messageText, ' ');
+    return { ok: false, reason: `parse-error: ${message} (${lc.line + 1}:${lc.character + 1})` };
+  }
+  return { ok: true, sf };
+}
