@@ -260,10 +260,10 @@ export function elicitationAnswer(responses: unknown, key: string, requestedSche
     if (!isRecord(responses) || typeof key !== 'string' || !Object.hasOwn(responses, key)) return undefined;
     const entry = responses[key];
     if (!isRecord(entry)) return undefined;
-    const { action } = entry;
+    const { action, content: sent } = entry;
     if (action === 'decline' || action === 'cancel') return { action };
     if (action !== 'accept') return undefined;
-    const content = entry.content === undefined ? {} : entry.content; // an accept of a form with no required field
+    const content = sent === undefined ? {} : sent; // an accept of a form with no required field
     if (!isRecord(content)) return undefined;
     const accepted = isStandardSchema(requestedSchema)
       ? viaStandardSchema(content, requestedSchema)
@@ -354,6 +354,7 @@ class Sealer {
       throw new TypeError('continuation.seal: the carried payload must be JSON-serializable'); // never echo the payload
     }
     const sealing = keys[0];
+    if (sealing === undefined) throw new RangeError('continuation.seal: no key');
     const header = `${WIRE_VERSION}.${sealing.id}`;
     const nonce = webCrypto().getRandomValues(new Uint8Array(NONCE_BYTES));
     const ciphertext = await webCrypto().subtle.encrypt(
@@ -395,10 +396,11 @@ class Sealer {
     // Every check before decryption looks only at attacker-supplied bytes, never at secret ones.
     if (typeof state !== 'string' || state.length > MAX_STATE_CHARS) return undefined;
     const parts = state.split('.');
-    if (parts.length !== 3 || parts[0] !== WIRE_VERSION || parts[1].length !== KEY_ID_CHARS) return undefined;
-    const body = base64UrlDecode(parts[2]);
+    if (parts.length !== 3) return undefined;
+    const [version, keyId = '', encoded = ''] = parts;
+    if (version !== WIRE_VERSION || keyId.length !== KEY_ID_CHARS) return undefined;
+    const body = base64UrlDecode(encoded);
     if (body === undefined || body.length < NONCE_BYTES + TAG_BYTES + 2) return undefined;
-    const keyId = parts[1];
     const nonce = body.subarray(0, NONCE_BYTES);
     const sealed = body.subarray(NONCE_BYTES);
     for (const candidate of await this.keys()) {
@@ -455,9 +457,11 @@ function parseEnvelope(text: string): Envelope | undefined {
   } catch {
     return undefined;
   }
-  if (!isRecord(value) || typeof value.d !== 'string' || typeof value.i !== 'number' || typeof value.e !== 'number') return undefined;
-  if (!isRecord(value.p) || typeof value.p.step !== 'string') return undefined;
-  return value as unknown as Envelope;
+  if (!isRecord(value)) return undefined;
+  const { d, i, e, p } = value;
+  if (typeof d !== 'string' || typeof i !== 'number' || typeof e !== 'number' || !isRecord(p)) return undefined;
+  const { step } = p;
+  return typeof step === 'string' ? { d, i, e, p: { ...p, step } } : undefined;
 }
 
 /** SHA-256 over the canonical JSON of method, name and arguments: the request identity, never the arguments. */
@@ -466,15 +470,16 @@ async function bindDigest(bind: Bind): Promise<string> {
 }
 
 function isBind(value: unknown): value is Bind {
-  return isRecord(value) && typeof value.method === 'string' && typeof value.name === 'string' && 'args' in value;
+  if (!isRecord(value)) return false;
+  const { method, name } = value;
+  return typeof method === 'string' && typeof name === 'string' && 'args' in value;
 }
 
 function principalOf(ctx: ContinuationContext): [string | null, string | null] {
   const auth = ctx.http?.authInfo;
   const clientId = typeof auth?.clientId === 'string' ? auth.clientId : null;
-  const extra = auth?.extra;
-  const subject = typeof extra?.sub === 'string' ? extra.sub : typeof extra?.subject === 'string' ? extra.subject : null;
-  return [clientId, subject];
+  const { sub, subject } = auth?.extra ?? {};
+  return [clientId, typeof sub === 'string' ? sub : typeof subject === 'string' ? subject : null];
 }
 
 /** What `ctx.mcpReq.requestState()` yields: the wire string, a verify-seam handle, or anything else. */
@@ -589,7 +594,7 @@ function sealerFromEnv(env: Record<string, string | undefined>): Sealer {
     .split(',')
     .map((secret) => secret.trim())
     .filter((secret) => secret !== '');
-  const production = env.NODE_ENV === 'production';
+  const production = env['NODE_ENV'] === 'production';
   const ttlText = env[ENV.ttl]?.trim();
   const ttlSeconds = ttlText ? Number(ttlText) : DEFAULT_TTL_SECONDS;
   if (!(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) {
@@ -662,14 +667,15 @@ for (let i = 0; i < B64URL.length; i++) B64URL_INDEX[B64URL.charCodeAt(i)] = i;
 function base64UrlEncode(bytes: Uint8Array): string {
   let out = '';
   let i = 0;
+  const at = (index: number): number => bytes[index] ?? 0;
   for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += B64URL[n >> 18] + B64URL[(n >> 12) & 63] + B64URL[(n >> 6) & 63] + B64URL[n & 63];
+    const n = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
+    out += B64URL.charAt(n >> 18) + B64URL.charAt((n >> 12) & 63) + B64URL.charAt((n >> 6) & 63) + B64URL.charAt(n & 63);
   }
   if (i < bytes.length) {
-    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8);
-    out += B64URL[n >> 18] + B64URL[(n >> 12) & 63];
-    if (i + 1 < bytes.length) out += B64URL[(n >> 6) & 63];
+    const n = (at(i) << 16) | (at(i + 1) << 8);
+    out += B64URL.charAt(n >> 18) + B64URL.charAt((n >> 12) & 63);
+    if (i + 1 < bytes.length) out += B64URL.charAt((n >> 6) & 63);
   }
   return out;
 }
@@ -683,7 +689,7 @@ function base64UrlDecode(text: string): Uint8Array | undefined {
   let o = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const value = code < 128 ? B64URL_INDEX[code] : -1;
+    const value = code < 128 ? (B64URL_INDEX[code] ?? -1) : -1;
     if (value < 0) return undefined;
     buffered = (buffered << 6) | value;
     bits += 6;
@@ -712,15 +718,18 @@ interface StandardSchemaLike {
 function isStandardSchema(schema: unknown): schema is StandardSchemaLike {
   if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) return false;
   const standard = (schema as { '~standard'?: unknown })['~standard'];
-  return isRecord(standard) && typeof standard.validate === 'function';
+  if (!isRecord(standard)) return false;
+  const { validate } = standard;
+  return typeof validate === 'function';
 }
 
 function viaStandardSchema(content: Record<string, unknown>, schema: StandardSchemaLike): Record<string, FlatValue> | undefined {
   const result = schema['~standard'].validate(content);
-  if (!isRecord(result) || typeof (result as { then?: unknown }).then === 'function' || result.issues !== undefined) return undefined;
-  if (!isRecord(result.value)) return undefined;
+  if (!isRecord(result)) return undefined;
+  const { then, issues, value: output } = result;
+  if (typeof then === 'function' || issues !== undefined || !isRecord(output)) return undefined; // async schemas are not supported
   const entries: [string, FlatValue][] = [];
-  for (const [name, value] of Object.entries(result.value)) {
+  for (const [name, value] of Object.entries(output)) {
     if (value === undefined) continue;
     if (!isFlatValue(value)) return undefined;
     entries.push([name, Array.isArray(value) ? [...value] : value]);
@@ -738,10 +747,9 @@ function isFlatValue(value: unknown): value is FlatValue {
 }
 
 function viaFlatSchema(content: Record<string, unknown>, schema: unknown): Record<string, FlatValue> | undefined {
-  if (!isRecord(schema) || (schema.type !== undefined && schema.type !== 'object')) return undefined;
-  const properties = schema.properties === undefined ? {} : schema.properties;
-  if (!isRecord(properties)) return undefined;
-  const required = Array.isArray(schema.required) ? schema.required : [];
+  if (!isRecord(schema)) return undefined;
+  const { type, properties = {}, required = [] } = schema;
+  if ((type !== undefined && type !== 'object') || !isRecord(properties) || !Array.isArray(required)) return undefined;
   for (const name of required) {
     if (typeof name !== 'string' || !Object.hasOwn(content, name) || content[name] === undefined) return undefined;
   }
@@ -757,24 +765,25 @@ function viaFlatSchema(content: Record<string, unknown>, schema: unknown): Recor
 
 function flatValue(value: unknown, schema: unknown): FlatValue | undefined {
   if (!isRecord(schema)) return undefined;
-  const type = schema.type ?? (Array.isArray(schema.enum) || Array.isArray(schema.oneOf) ? 'string' : undefined);
+  const { type: declared, minimum, maximum, items, minItems, maxItems } = schema;
+  const type = declared ?? (choices(schema, 'oneOf') !== undefined ? 'string' : undefined);
   switch (type) {
     case 'string':
       return typeof value === 'string' && stringFits(value, schema) ? value : undefined;
     case 'number':
     case 'integer':
       if (typeof value !== 'number' || !Number.isFinite(value) || (type === 'integer' && !Number.isInteger(value))) return undefined;
-      if (typeof schema.minimum === 'number' && value < schema.minimum) return undefined;
-      if (typeof schema.maximum === 'number' && value > schema.maximum) return undefined;
+      if (typeof minimum === 'number' && value < minimum) return undefined;
+      if (typeof maximum === 'number' && value > maximum) return undefined;
       return value;
     case 'boolean':
       return typeof value === 'boolean' ? value : undefined;
     case 'array': {
-      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return undefined;
-      const allowed = isRecord(schema.items) ? choices(schema.items, 'anyOf') : undefined;
+      if (!Array.isArray(value) || !value.every((item): item is string => typeof item === 'string')) return undefined;
+      const allowed = isRecord(items) ? choices(items, 'anyOf') : undefined;
       if (allowed !== undefined && !value.every((item) => allowed.includes(item))) return undefined;
-      if (typeof schema.minItems === 'number' && value.length < schema.minItems) return undefined;
-      if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) return undefined;
+      if (typeof minItems === 'number' && value.length < minItems) return undefined;
+      if (typeof maxItems === 'number' && value.length > maxItems) return undefined;
       return [...value];
     }
     default:
@@ -783,12 +792,13 @@ function flatValue(value: unknown, schema: unknown): FlatValue | undefined {
 }
 
 function stringFits(value: string, schema: Record<string, unknown>): boolean {
+  const { minLength, maxLength, format } = schema;
   const allowed = choices(schema, 'oneOf');
   if (allowed !== undefined && !allowed.includes(value)) return false;
   const length = [...value].length; // JSON Schema counts code points
-  if (typeof schema.minLength === 'number' && length < schema.minLength) return false;
-  if (typeof schema.maxLength === 'number' && length > schema.maxLength) return false;
-  switch (schema.format) {
+  if (typeof minLength === 'number' && length < minLength) return false;
+  if (typeof maxLength === 'number' && length > maxLength) return false;
+  switch (format) {
     case 'email':
       return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
     case 'uri':
@@ -797,7 +807,9 @@ function stringFits(value: string, schema: Record<string, unknown>): boolean {
       return isDate(value);
     case 'date-time': {
       const match = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:\d{2})?$/.exec(value);
-      return match !== null && isDate(match[1]) && Number(match[2]) < 24 && Number(match[3]) < 60 && Number(match[4] ?? 0) <= 60;
+      if (match === null) return false;
+      const [, date = '', hours, minutes, seconds] = match;
+      return isDate(date) && Number(hours) < 24 && Number(minutes) < 60 && Number(seconds ?? 0) <= 60;
     }
     default:
       return true; // unknown formats are annotations (JSON Schema)
@@ -807,22 +819,26 @@ function stringFits(value: string, schema: Record<string, unknown>): boolean {
 function isDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (match === null) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
   if (month < 1 || month > 12 || day < 1) return false;
   return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 /** The allowed values of an `enum` or of `oneOf`/`anyOf` `const` options; undefined when unrestricted. */
 function choices(schema: Record<string, unknown>, optionsKey: 'oneOf' | 'anyOf'): unknown[] | undefined {
-  if (Array.isArray(schema.enum)) return schema.enum;
-  const options = schema[optionsKey];
-  if (Array.isArray(options)) return options.map((option) => (isRecord(option) ? option.const : undefined)).filter((c) => c !== undefined);
-  return undefined;
+  const { enum: listed, [optionsKey]: options } = schema;
+  if (Array.isArray(listed)) return listed;
+  if (!Array.isArray(options)) return undefined;
+  return options.flatMap((option: unknown) => {
+    if (!isRecord(option)) return [];
+    const { const: constant } = option;
+    return constant === undefined ? [] : [constant];
+  });
 }
 
 function rootUri(entry: string): string | undefined {
   const drive = /^([A-Za-z]):[\\/](.*)$/.exec(entry);
-  if (drive !== null) return `file:///${drive[1]}:/${encodePath(drive[2].replace(/\\/g, '/'))}`;
+  if (drive !== null) return `file:///${drive[1] ?? ''}:/${encodePath((drive[2] ?? '').replace(/\\/g, '/'))}`;
   if (entry.startsWith('/')) return `file://${encodePath(entry)}`;
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(entry)) return entry;
   return undefined;
@@ -833,4 +849,4 @@ function encodePath(path: string): string {
 }
 
 // In production a missing or short key fails here, when the server imports its handlers at start-up.
-if (processEnv()?.NODE_ENV === 'production') defaultSealer();
+if (processEnv()?.['NODE_ENV'] === 'production') defaultSealer();

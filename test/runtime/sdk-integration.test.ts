@@ -3,7 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
-import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, ElicitRequestFormParams, InputRequiredResult } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import {
   bindRequest,
@@ -14,8 +14,9 @@ import {
 } from '../../src/runtime/mrtr-continuation.js';
 import { KEY_A } from './helpers.js';
 
-const CONFIRM_SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } as const;
-const REASON_SCHEMA = { type: 'object', properties: { reason: { type: 'string', minLength: 3 } }, required: ['reason'] } as const;
+type FormSchema = ElicitRequestFormParams['requestedSchema'];
+const CONFIRM_SCHEMA: FormSchema = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] };
+const REASON_SCHEMA: FormSchema = { type: 'object', properties: { reason: { type: 'string', minLength: 3 } }, required: ['reason'] };
 
 /** A refund tool ported to MRTR: confirm, then a reason (data-dependent second question), then the side effect. */
 function buildServer(c: Continuation, refunds: string[], seam: boolean): McpServer {
