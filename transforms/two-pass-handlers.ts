@@ -424,7 +424,7 @@ function emitStep(e: Emit, k: number): string[] {
   const formAsk = step.asks.some((a) => a.request.kind === 'elicitation' && !a.request.url);
   const unit = src.style.indentUnit;
   const out = [...requests, ...reads, `if (${missing}) {`];
-  out.push(`${unit}// first round, or a missing, foreign${formAsk ? ' or schema-invalid' : ''} answer: ask (again)`);
+  out.push(`${unit}// first round, or a ${formAsk ? 'missing, foreign or schema-invalid' : 'missing or foreign'} answer: ask (again)`);
   out.push(`${unit}return inputRequired({`);
   if (asked.length === 1) out.push(`${unit}${unit}inputRequests: { ${asked[0]} },`);
   else out.push(`${unit}${unit}inputRequests: {`, ...asked.map((a) => `${unit}${unit}${unit}${a},`), `${unit}${unit}},`);
@@ -459,7 +459,7 @@ function emitThrowStep(e: Emit, k: number): string[] {
 
 function sealText(e: Emit, k: number, asks: Ask[]): string {
   const { src } = e.ctx;
-  const parts = [`step: ${quoteString(e.steps[k].name, src.style)}`, e.bind];
+  const parts = [`step: ${quoteString(e.steps[k].name, src.style)}`, e.bind === 'bind' ? 'bind' : `bind: ${e.bind}`];
   for (const a of carriedAsks(e.steps, k)) parts.push(a.key === a.varName ? a.key : `${a.key}: ${a.varName}`);
   for (const a of asks) {
     const id = a.request.url ? urlRequest(a.request, src).correlation : undefined;
