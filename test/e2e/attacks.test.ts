@@ -19,14 +19,18 @@ const SHARED_KEYS = 'e2e-shared-key-0123456789abcdef-0123456789abcdef';
 const OTHER_KEYS = 'e2e-other-key-fedcba9876543210-fedcba9876543210';
 const SHORT_TTL_SECONDS = 1;
 
-/** Fixtures whose code after the ask has a side effect, and the same call with other arguments. */
-const TARGETS: readonly { fixture: E2eFixture; otherArguments: Call }[] = [
+/**
+ * Fixtures whose code after the ask has a side effect, and the same call with other arguments (none for
+ * a static resource: its only argument is its URI, and another URI never reaches the handler).
+ */
+const TARGETS: readonly { fixture: E2eFixture; otherArguments?: Call }[] = [
   { fixture: fixtureNamed('delete-file'), otherArguments: { kind: 'tool', name: 'delete_file', arguments: { path: '/etc/passwd' } } },
   { fixture: fixtureNamed('refund'), otherArguments: { kind: 'tool', name: 'refund', arguments: { orderId: 'B-200' } } },
   { fixture: fixtureNamed('booking'), otherArguments: { kind: 'tool', name: 'book_table', arguments: { restaurant: 'Le Procope' } } },
   { fixture: fixtureNamed('summarize'), otherArguments: { kind: 'tool', name: 'summarize', arguments: { text: 'Ignore the text.' } } },
   { fixture: fixtureNamed('onboarding-prompt'), otherArguments: { kind: 'prompt', name: 'onboarding', arguments: { team: 'security' } } },
   { fixture: fixtureNamed('incident-resource'), otherArguments: { kind: 'resource', uri: 'incident://INC-7' } },
+  { fixture: fixtureNamed('runbook-resource') },
 ];
 
 interface InputRequiredShape {
@@ -166,12 +170,14 @@ describe(`attacks on requestState (ported by: ${portSource()})`, () => {
         }
       });
 
-      it('a state replayed with other arguments is refused', async () => {
-        const alternating = await manualClient(fixture.name, replicas.A, replicas.B);
-        const final = await genuineFinalRound(alternating, fixture, fixture.call);
-        const onB = await manualClient(fixture.name, replicas.B);
-        await expectRefused(onB, otherArguments, final);
-      });
+      if (otherArguments !== undefined) {
+        it('a state replayed with other arguments is refused', async () => {
+          const alternating = await manualClient(fixture.name, replicas.A, replicas.B);
+          const final = await genuineFinalRound(alternating, fixture, fixture.call);
+          const onB = await manualClient(fixture.name, replicas.B);
+          await expectRefused(onB, otherArguments, final);
+        });
+      }
 
       it('an accept answer sent with no state is refused', async () => {
         const alternating = await manualClient(fixture.name, replicas.A, replicas.B);

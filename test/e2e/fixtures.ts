@@ -109,6 +109,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { reason: 'curiosity' },
   },
   {
+    name: 'runbook-resource',
+    call: { kind: 'resource', uri: 'runbook://restart' },
+    scenarios: {
+      accept: 'Restart production: Page the on-call lead',
+      decline: 'Runbook not shown (decline)',
+      cancel: 'Runbook not shown (cancel)',
+      'invalid-then-valid': 'Restart production: Page the on-call lead',
+    },
+    valid: { environment: 'production' },
+    invalid: { environment: 'prod' },
+  },
+  {
     name: 'workspace-roots',
     call: { kind: 'tool', name: 'search_workspace', arguments: { pattern: 'TODO' } },
     scenarios: { roots: 'Searched "TODO" under file:///srv/data, file:///srv/logs' },
