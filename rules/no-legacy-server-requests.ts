@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { isEraGuarded } from './lib/era-guard.js';
 import { isUrlElicitationThrow, legacyCallOf } from './lib/legacy-call-shape.js';
+import { isClientOnlyProgram, isOutsideServerRequests } from './lib/site-scope.js';
 import { createRule } from './create-rule.js';
 
 export type Options = [];
@@ -26,10 +27,12 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [],
   create(context) {
     const { sourceCode } = context;
+    // A file that imports only the client SDK answers these requests; it never sends them.
+    if (isClientOnlyProgram(sourceCode.ast)) return {};
     return {
       CallExpression(node): void {
         const match = legacyCallOf(sourceCode, node);
-        if (!match || isEraGuarded(node)) return;
+        if (!match || isEraGuarded(node) || isOutsideServerRequests(node)) return;
         context.report({
           node,
           messageId: 'legacyRequest',
@@ -37,7 +40,7 @@ export default createRule<Options, MessageIds>({
         });
       },
       ThrowStatement(node): void {
-        if (!isUrlElicitationThrow(node) || isEraGuarded(node)) return;
+        if (!isUrlElicitationThrow(node) || isEraGuarded(node) || isOutsideServerRequests(node)) return;
         context.report({ node, messageId: 'urlElicitationError' });
       },
     };

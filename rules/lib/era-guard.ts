@@ -99,7 +99,8 @@ function comparisonEra(subject: TSESTree.Node, value: TSESTree.Node): Era | unde
   const v = unwrap(value);
   const isNullish =
     (v.type === AST_NODE_TYPES.Identifier && v.name === 'undefined') ||
-    (v.type === AST_NODE_TYPES.Literal && v.value === null && !('regex' in v));
+    (v.type === AST_NODE_TYPES.Literal && v.value === null && !('regex' in v)) ||
+    (v.type === AST_NODE_TYPES.UnaryExpression && v.operator === 'void');
   if (isEnvelope(s) && isNullish) return 'legacy';
   if (s.type === AST_NODE_TYPES.UnaryExpression && s.operator === 'typeof' && isEnvelope(s.argument) && literal === 'undefined') {
     return 'legacy';
@@ -107,8 +108,9 @@ function comparisonEra(subject: TSESTree.Node, value: TSESTree.Node): Era | unde
   return undefined;
 }
 
-/** `era` or `<anything>.era` (the factory context's field). */
+/** `era`, `<anything>.era` (the factory context's field), or a `getProtocolEra()` call. */
 function isEraValue(node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.CallExpression) return memberPath(node.callee).at(-1) === 'getProtocolEra';
   const path = memberPath(node);
   return path[path.length - 1] === 'era';
 }

@@ -16,8 +16,9 @@ export function legacyCallOf(
 ): LegacyCallMatch | undefined {
   const callee = memberPath(call.callee);
   const name = callee[callee.length - 1];
-  // Cheap exit before any scope lookup: most calls are not named like a legacy method.
-  if (!LEGACY_METHODS.some((m) => m.name === name)) return undefined;
+  // Cheap exit before any scope lookup: most calls are not named like a legacy method (a bare
+  // name may still alias one: `const ask = ctx.mcpReq.elicitInput`).
+  if (callee.length > 1 && !LEGACY_METHODS.some((m) => m.name === name)) return undefined;
   return matchLegacyCall(callShapeOf(sourceCode, call, callee));
 }
 
@@ -32,20 +33,48 @@ export function isUrlElicitationThrow(node: TSESTree.ThrowStatement): boolean {
 export function callShapeOf(
   sourceCode: Readonly<TSESLint.SourceCode>,
   call: TSESTree.CallExpression,
-  callee: readonly string[] = memberPath(call.callee),
+  written: readonly string[] = memberPath(call.callee),
 ): CallShape {
   const [first, second] = call.arguments;
   const receiverNode = receiverOf(call.callee);
+  const bare = unwrap(call.callee);
+  // A bare callee that aliases a legacy method is judged by the chain it was taken from, like the analyzer does.
+  const alias = bare.type === AST_NODE_TYPES.Identifier ? aliasedChain(sourceCode, bare) : undefined;
   return {
-    callee,
+    callee: alias ?? written,
     methodLiteral: first ? methodLiteralOf(sourceCode, first) : undefined,
     resultSchemaName: second ? lastName(second) : undefined,
     receiverIsServer: receiverNode ? isServerInstance(sourceCode, receiverNode) : false,
     bareFromLegacyReceiver:
-      callee.length === 1 && call.callee.type === AST_NODE_TYPES.Identifier
-        ? isFromLegacyReceiver(sourceCode, call.callee)
-        : false,
+      bare.type === AST_NODE_TYPES.Identifier && (alias !== undefined || isFromLegacyReceiver(sourceCode, bare)),
   };
+}
+
+/**
+ * `const ask = ctx.mcpReq.elicitInput` (or `.bind(...)` of it) → `['ctx','mcpReq','elicitInput']`;
+ * `const { sendRequest } = extra` → `['extra','sendRequest']`.
+ */
+function aliasedChain(sourceCode: Readonly<TSESLint.SourceCode>, id: TSESTree.Identifier): string[] | undefined {
+  const def = findVariable(sourceCode, id)?.defs[0];
+  if (def?.type !== 'Variable' || !def.node.init) return undefined;
+  const init = unwrap(def.node.init);
+  if (def.node.id.type === AST_NODE_TYPES.Identifier) {
+    const target =
+      init.type === AST_NODE_TYPES.CallExpression && memberPath(init.callee).at(-1) === 'bind'
+        ? receiverOf(init.callee)
+        : init;
+    if (target?.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    const chain = memberPath(target);
+    return LEGACY_METHODS.some((m) => m.name === chain.at(-1)) ? chain : undefined;
+  }
+  if (def.node.id.type === AST_NODE_TYPES.ObjectPattern) {
+    for (const prop of def.node.id.properties) {
+      if (prop.type !== AST_NODE_TYPES.Property || prop.value !== def.name) continue;
+      const key = prop.computed ? undefined : prop.key.type === AST_NODE_TYPES.Identifier ? prop.key.name : staticString(prop.key);
+      if (key && LEGACY_METHODS.some((m) => m.name === key)) return [...memberPath(init), key];
+    }
+  }
+  return undefined;
 }
 
 /** The object a method is called on (`a.b.c(...)` → `a.b`), or undefined for a bare call. */
@@ -171,6 +200,8 @@ function isFromLegacyReceiver(sourceCode: Readonly<TSESLint.SourceCode>, id: TSE
   const variable = findVariable(sourceCode, id);
   const def = variable?.defs[0];
   if (!def || (def.type !== 'Variable' && def.type !== 'Parameter')) return false;
+  // A legacy method passed on as an argument: `async function ask(send) { await send({ method: … }) }`.
+  if (def.type === 'Parameter' && def.name === def.node.params.find((p) => p === def.name)) return true;
   // Walk from the binding up through the pattern, collecting the keys it was read through.
   const keys: string[] = [];
   let node: TSESTree.Node | undefined = def.name;

@@ -1,0 +1,83 @@
+/**
+ * Where a legacy-looking call is not a server→client request at all, mirroring the analyzer's
+ * syntactic exclusions so the rule and `mrtr-port analyze` agree on the shared fixtures:
+ * files that import only the client side of the SDK, handlers a client registers for the three
+ * server→client methods, and the implementation of a legacy method itself (SDK-internals-like code).
+ */
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import {
+  LEGACY_METHODS,
+  SDK_PACKAGES,
+  SET_REQUEST_HANDLER,
+  SPEC_METHODS,
+  V1_CLIENT_MODULE_PREFIX,
+  V1_SERVER_MODULE_PREFIX,
+} from '../../src/vocabulary.js';
+import { memberPath, propertyName, staticString, unwrap } from './expressions.js';
+
+/** v1 schemas of the requests a client answers (same list as the analyzer's entries.ts). */
+const CLIENT_SIDE_SCHEMAS = new Set(['ElicitRequestSchema', 'CreateMessageRequestSchema', 'ListRootsRequestSchema']);
+const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
+
+type Side = 'server' | 'client' | 'shared';
+
+/** Does the program import the client side of the SDK and not the server side? */
+export function isClientOnlyProgram(program: TSESTree.Program): boolean {
+  const sides = new Set<Side>();
+  for (const statement of program.body) {
+    const source =
+      statement.type === AST_NODE_TYPES.ImportDeclaration ||
+      statement.type === AST_NODE_TYPES.ExportAllDeclaration ||
+      statement.type === AST_NODE_TYPES.ExportNamedDeclaration
+        ? statement.source?.value
+        : undefined;
+    const side = source === undefined ? undefined : sideOf(source);
+    if (side) sides.add(side);
+  }
+  return sides.has('client') && !sides.has('server');
+}
+
+/** Is `node` inside a client's handler for a server→client request, or inside a class method named like a legacy method? */
+export function isOutsideServerRequests(node: TSESTree.Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (!isFunction(current)) continue;
+    if (isClientSideHandler(current) || implementsLegacyMethod(current)) return true;
+  }
+  return false;
+}
+
+function sideOf(spec: string): Side | undefined {
+  const under = (pkg: string): boolean => spec === pkg || spec.startsWith(`${pkg}/`);
+  if (under(SDK_PACKAGES.v2Client) || spec.startsWith(V1_CLIENT_MODULE_PREFIX)) return 'client';
+  if (under(SDK_PACKAGES.v2Server) || spec.startsWith(V1_SERVER_MODULE_PREFIX)) return 'server';
+  if (under(SDK_PACKAGES.v2Core) || under(SDK_PACKAGES.v1)) return 'shared';
+  return undefined;
+}
+
+/** `x.setRequestHandler('elicitation/create' | ElicitRequestSchema | …, fn)`: the client answering. */
+function isClientSideHandler(fn: TSESTree.Node): boolean {
+  const call = fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments.at(-1) !== fn || call.arguments.length < 2) return false;
+  if (memberPath(call.callee).at(-1) !== SET_REQUEST_HANDLER) return false;
+  const first = unwrap(call.arguments[0]);
+  const method = staticString(first) ?? memberPath(first).at(-1) ?? '';
+  return Object.hasOwn(SPEC_METHODS, method) || CLIENT_SIDE_SCHEMAS.has(method);
+}
+
+/** A class member that implements `elicitInput`/`request`/…: a definition, not a use. */
+function implementsLegacyMethod(fn: TSESTree.Node): boolean {
+  const holder = fn.parent;
+  if (holder?.type !== AST_NODE_TYPES.MethodDefinition && holder?.type !== AST_NODE_TYPES.PropertyDefinition) return false;
+  if (holder.value !== fn) return false;
+  const name = propertyName(holder.key, holder.computed);
+  return name !== undefined && LEGACY_NAMES.has(name);
+}
+
+function isFunction(node: TSESTree.Node): boolean {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}

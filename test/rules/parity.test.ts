@@ -1,0 +1,94 @@
+/**
+ * The "analyzer and rule agree" proof. Every file under fixtures/sites/ declares its legacy sites in a
+ * header line `// @expect-sites: <line>:<column> <kind>/<form>/<portability>[(reason)], ...` (or `none`).
+ * `no-legacy-server-requests` must report exactly the sites that are not `guarded` (era-guarded arms are
+ * allowed), and the analyzer, when present, must find the same sites.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import fg from 'fast-glob';
+import { describe, expect, it } from 'vitest';
+import rule from '../../rules/no-legacy-server-requests.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const sitesDir = join(root, 'fixtures', 'sites');
+const analyzerEntry = join(root, 'src', 'analyzer', 'index.ts');
+const files = fg.sync('**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}', { cwd: sitesDir, absolute: true }).sort();
+
+interface ExpectedSite {
+  position: string;
+  portability: string;
+}
+
+describe('fixtures/sites: no-legacy-server-requests reports exactly the non-guarded sites', () => {
+  it('has fixture files, each with an @expect-sites header', () => {
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(() => expectedSites(file), relative(root, file)).not.toThrow();
+  });
+
+  for (const file of files) {
+    it(relative(sitesDir, file), () => {
+      const expected = expectedSites(file).filter((s) => s.portability !== 'guarded').map((s) => s.position);
+      expect(ruleReports(file)).toEqual(sortPositions(expected));
+    });
+  }
+});
+
+describe.runIf(existsSync(analyzerEntry))('fixtures/sites: the analyzer finds the sites the rule reports', () => {
+  it('same non-guarded sites per file, and guarded ones only where the header says so', async () => {
+    const { analyze } = (await import(pathToFileURL(analyzerEntry).href)) as typeof import('../../src/analyzer/index.js');
+    const { report } = analyze({ cwd: sitesDir, files });
+    for (const file of files) {
+      const name = relative(sitesDir, file).split('\\').join('/');
+      const sites = report.sites.filter((s) => s.file === name);
+      const analyzerReported = sortPositions(sites.filter((s) => s.portability !== 'guarded').map((s) => `${s.line}:${s.column}`));
+      expect(analyzerReported, `${name}: analyzer vs rule`).toEqual(ruleReports(file));
+      const guarded = sortPositions(sites.filter((s) => s.portability === 'guarded').map((s) => `${s.line}:${s.column}`));
+      const expectedGuarded = expectedSites(file).filter((s) => s.portability === 'guarded').map((s) => s.position);
+      expect(guarded, `${name}: guarded sites`).toEqual(sortPositions(expectedGuarded));
+    }
+  });
+});
+
+/** Reads the header; throws on a missing or malformed one so a broken fixture cannot pass silently. */
+function expectedSites(file: string): ExpectedSite[] {
+  const header = /^\/\/ @expect-sites:(.*)$/m.exec(readFileSync(file, 'utf8'));
+  if (!header) throw new Error(`${file}: no "// @expect-sites:" header`);
+  const body = header[1].trim();
+  if (body === 'none') return [];
+  return body.split(',').map((entry) => {
+    const match = /^(\d+):(\d+) [a-z]+\/[A-Za-z-]+\/([a-z]+)(\([a-z+-]+\))?$/.exec(entry.trim());
+    if (!match) throw new Error(`${file}: malformed site "${entry.trim()}"`);
+    return { position: `${match[1]}:${match[2]}`, portability: match[3] };
+  });
+}
+
+function ruleReports(file: string): string[] {
+  const linter = new Linter({ configType: 'flat', cwd: root });
+  const messages = linter.verify(
+    readFileSync(file, 'utf8'),
+    [
+      {
+        files: ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'],
+        languageOptions: { parser: tsParser, ecmaVersion: 'latest', sourceType: 'module' },
+        plugins: { mrtr: { rules: { 'no-legacy-server-requests': rule as never } } },
+        rules: { 'mrtr/no-legacy-server-requests': 'error' },
+      },
+    ],
+    file,
+  );
+  const fatal = messages.find((m) => m.fatal);
+  if (fatal) throw new Error(`${file}:${fatal.line}:${fatal.column} parse error: ${fatal.message}`);
+  return sortPositions(messages.map((m) => `${m.line}:${m.column}`));
+}
+
+function sortPositions(positions: string[]): string[] {
+  const key = (p: string): number => {
+    const [line, column] = p.split(':').map(Number);
+    return line * 100_000 + column;
+  };
+  return [...positions].sort((a, b) => key(a) - key(b));
+}
