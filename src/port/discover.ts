@@ -68,7 +68,9 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
     }
     const found: string[] = [];
     if (info.isDirectory()) {
-      const layers = [...(await repositoryLayers(absolute))];
+      const repository = await repositoryLayers(absolute);
+      // Naming a folder the repository ignores is a request to scan it: its ancestors' rules step aside.
+      const layers = isIgnored(absolute, true, repository) ? [] : [...repository];
       if (userLayer) layers.push(userLayer);
       await walk(absolute, layers, userLayer, found, symlinks);
     } else if (info.isFile() && isSourceFile(absolute)) {

@@ -124,3 +124,19 @@ describe('discoverFiles', () => {
     expect(isSourceFile('/x/a.cjs')).toBe(true);
   });
 });
+
+describe('discoverFiles on a folder the repository ignores', () => {
+  it('scans a named ignored folder (its own .gitignore files still apply)', async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, '.git'));
+    writeTree(root, {
+      '.gitignore': 'vendor/\n',
+      'vendor/lib/a.ts': src,
+      'vendor/lib/.gitignore': 'b.ts\n',
+      'vendor/lib/b.ts': src,
+      'src/c.ts': src,
+    });
+    expect(rel(root, (await discoverFiles({ cwd: root })).files)).toEqual(['src/c.ts']);
+    expect(rel(root, (await discoverFiles({ cwd: root, paths: ['vendor'] })).files)).toEqual(['vendor/lib/a.ts']);
+  });
+});
