@@ -1,7 +1,9 @@
 /**
  * Reads the `// @expect-sites:` header of a fixture (the format the ESLint rule's parity test reads too):
  * `// @expect-sites: 12:11 elicitation/elicitInput/auto, 30:9 sampling/createMessage/manual(in-loop)`
- * or `// @expect-sites: none`. Several reasons are joined with `+`: `manual(in-loop+try-catch)`.
+ * or `// @expect-sites: none`. Reasons are written for `manual` and `unportable` sites only (they decide
+ * what to do); `auto` and `guarded` are written bare. Several reasons are joined with `+`:
+ * `manual(in-loop+try-catch)`, in the order of `REASONS` in src/analyzer/reasons.ts.
  */
 export interface ExpectedSite {
   line: number;
@@ -35,5 +37,6 @@ export function readExpectations(text: string, file: string): ExpectedSite[] {
 }
 
 export function formatSite(s: { line: number; column: number; kind: string; form: string; portability: string; reasons: readonly string[] }): string {
-  return `${s.line}:${s.column} ${s.kind}/${s.form}/${s.portability}${s.reasons.length ? `(${s.reasons.join('+')})` : ''}`;
+  const shown = s.portability === 'manual' || s.portability === 'unportable' ? s.reasons : [];
+  return `${s.line}:${s.column} ${s.kind}/${s.form}/${s.portability}${shown.length ? `(${shown.join('+')})` : ''}`;
 }
