@@ -66,6 +66,21 @@ async function h(ctx: Ctx, era: 'legacy' | 'modern') {
     `
 const a = era === 'legacy' ? await server.server.createMessage({ messages: [], maxTokens: 1 }) : undefined;
 const b = ctx.mcpReq.envelope === undefined && (await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} }));`,
+    // Valid because: a file importing only the client SDK answers these requests; it never sends them.
+    `
+import { Client } from '@modelcontextprotocol/client';
+client.setRequestHandler('sampling/createMessage', async (req, extra) => extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema));`,
+    // Valid because: inside a client-side handler for a server→client method (a gateway that is also a client).
+    `
+import { McpServer } from '@modelcontextprotocol/server';
+upstream.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+  return extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);
+});`,
+    // Valid because: SDK-internals-like code implements the legacy method; it is a definition, not a use.
+    `
+class ProtocolServer {
+  async listRoots() { return this.server.request({ method: 'roots/list' }); }
+}`,
     // Valid because: the URL error is constructed but not thrown in a 2026 arm: only throws are sites,
     // and this throw is era-guarded by typeof.
     `if (typeof ctx.mcpReq.envelope === 'undefined') { throw new UrlElicitationRequiredError([]); }`,
@@ -143,6 +158,20 @@ async function h(a: A, { mcpReq: { send } }: Ctx) { await send({ method: 'elicit
         { messageId: 'legacyRequest', line: 3, column: 7, data: { callee: 'elicitInput', kind: 'elicitation' } },
         { messageId: 'legacyRequest', line: 4, column: 51, data: { callee: 'sendRequest', kind: 'roots' } },
         { messageId: 'legacyRequest', line: 5, column: 59, data: { callee: 'send', kind: 'elicitation' } },
+      ],
+    },
+    // Invalid because: aliases of a legacy method (`const ask = ctx.mcpReq.elicitInput`, `.bind`) and a method passed on as a parameter.
+    {
+      code: `
+const ask = ctx.mcpReq.elicitInput;
+await ask({ message: 'm', requestedSchema: {} });
+const sample = mcp.server.createMessage.bind(mcp.server);
+await sample({ messages: [], maxTokens: 1 });
+async function confirm(send: Send) { return send({ method: 'elicitation/create', params: {} }); }`,
+      errors: [
+        { messageId: 'legacyRequest', line: 3, column: 7, data: { callee: 'ask', kind: 'elicitation' } },
+        { messageId: 'legacyRequest', line: 5, column: 7, data: { callee: 'sample', kind: 'sampling' } },
+        { messageId: 'legacyRequest', line: 6, column: 45, data: { callee: 'send', kind: 'elicitation' } },
       ],
     },
     // Invalid because: a client-capability check is not an era guard (a 2026 client can lack elicitation too).
