@@ -1,0 +1,96 @@
+/** `mrtr-port port` through the CLI: exit codes, text and JSON output (two real spawns, the rest in-process). */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { CliIo } from '../../src/cli/io.js';
+import type { PortResult } from '../../src/port/index.js';
+import { copyFixture, removeDir, repoRoot, snapshot } from './helpers.js';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) removeDir(dir);
+  dir = undefined;
+});
+
+function bufferIo(cwd: string): CliIo & { out: string; err: string } {
+  const io = {
+    cwd,
+    out: '',
+    err: '',
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+    stderrIsTTY: false,
+    exitCode: 0,
+  };
+  return io;
+}
+
+function spawnCli(cwd: string, ...args: string[]) {
+  // tsx by absolute URL: the child runs in the temp project, where `tsx` would not resolve by name
+  const tsx = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+  return spawnSync(process.execPath, ['--import', tsx, join(repoRoot, 'src/cli/main.ts'), 'port', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+}
+
+describe('mrtr-port port (spawned)', () => {
+  it('--dry-run prints the diff and the summary, writes nothing, exits 1 for the markers it would leave', () => {
+    dir = copyFixture('projects', 'notes-v2');
+    const before = snapshot(dir);
+    const r = spawnCli(dir, '--dry-run');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('+++ b/src/server.ts');
+    expect(r.stdout).toMatch(/markers left [1-9]/);
+    expect(snapshot(dir)).toEqual(before);
+  }, 60_000);
+
+  it('exits 2 with one line on stderr for a missing path', () => {
+    dir = copyFixture('projects', 'notes-v2');
+    const r = spawnCli(dir, 'no/such/dir');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('mrtr-port: path not found: no/such/dir\n');
+    expect(r.stdout).toBe('');
+  }, 60_000);
+});
+
+describe('mrtr-port port (in-process)', () => {
+  it('--format json gives the documented object', async () => {
+    dir = copyFixture('projects', 'notes-v1');
+    const io = bufferIo(dir);
+    const code = await main(['port', '--dry-run', '--format', 'json'], io);
+    const result = JSON.parse(io.out) as PortResult;
+    expect(code).toBe(1);
+    expect(Object.keys(result)).toEqual(['tool', 'command', 'version', 'dryRun', 'options', 'files', 'helpers', 'manifests', 'summary']);
+    expect(result).toMatchObject({ tool: 'mrtr-port', command: 'port', version: 1, dryRun: true, options: { codec: 'aead', roots: 'config', skipV1: false } });
+    expect(Object.keys(result.summary)).toEqual(['scanned', 'changed', 'unchanged', 'skipped', 'skippedBy', 'failed', 'v1Migrated', 'sites', 'markers', 'codemodMarkers']);
+    expect(result.files.every((f) => typeof f.file === 'string' && ['changed', 'unchanged', 'skipped', 'failed'].includes(f.status))).toBe(true);
+    expect(result.files.find((f) => f.file === 'src/server.ts')).toMatchObject({ status: 'changed', v1Migrated: true, diff: expect.stringContaining('--- a/src/server.ts') });
+  }, 60_000);
+
+  it('exits 0 on a project with nothing to port', async () => {
+    dir = copyFixture('projects', 'clean');
+    const before = snapshot(dir);
+    const io = bufferIo(dir);
+    expect(await main(['port'], io)).toBe(0);
+    expect(io.out).toMatch(/changed 0, .*failed 0, markers left 0/);
+    expect(snapshot(dir)).toEqual(before);
+  }, 60_000);
+
+  it('exits 2 on a bad flag value and on a path without sources', async () => {
+    dir = copyFixture('projects', 'clean');
+    const io = bufferIo(dir);
+    expect(await main(['port', '--codec', 'rot13'], io)).toBe(2);
+    expect(io.err).toContain("argument 'rot13' is invalid");
+    mkdirSync(join(dir, 'notes'));
+    writeFileSync(join(dir, 'notes', 'todo.md'), '# not code\n');
+    const io2 = bufferIo(dir);
+    expect(await main(['port', 'notes'], io2)).toBe(2);
+    expect(io2.err).toBe('mrtr-port: no source files in: notes\n');
+  }, 60_000);
+});

@@ -1,0 +1,106 @@
+/**
+ * `port` end to end with the real analyzer, transforms and runtime template, on temp-dir copies of the
+ * example projects (fixtures/projects/notes-v2: SDK v2 push style; notes-v1: SDK v1).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findMarkers } from '../../src/port/markers.js';
+import { formatPortText } from '../../src/port/format.js';
+import { portExitCode, runPort } from '../../src/port/index.js';
+import { continuationTemplate } from '../../src/runtime/template.js';
+import { copyFixture, removeDir, repoRoot, snapshot } from './helpers.js';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) removeDir(dir);
+  dir = undefined;
+});
+const read = (rel: string) => readFileSync(join(dir!, rel), 'utf8');
+
+/** `tsc --noEmit -p dir` with the repo's TypeScript and packages (linked in as node_modules). */
+function typeCheck(project: string): { status: number | null; output: string } {
+  symlinkSync(join(repoRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
+  const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', project], { encoding: 'utf8' });
+  return { status: r.status, output: r.stdout + r.stderr };
+}
+
+describe('port on an SDK v2 project (notes-v2)', () => {
+  it('ports it: helper written once and byte-identical, .js imports, a marker per manual site, type-checks, re-run changes nothing', async () => {
+    dir = copyFixture('projects', 'notes-v2');
+    const result = await runPort({ cwd: dir, paths: ['.'] });
+
+    expect(result.helpers).toEqual([{ file: 'src/mrtr-continuation.ts', status: 'written', importedBy: ['src/server.ts'] }]);
+    expect(read('src/mrtr-continuation.ts')).toBe(continuationTemplate());
+    expect(read('src/server.ts')).toContain(`from './mrtr-continuation.js';`);
+    expect(read('src/server.ts')).toContain('inputRequired(');
+
+    // every manual/unportable site of the analysis has a todo marker in its file, and the count adds up
+    const markerCount = (rel: string) => findMarkers(read(rel)).filter((m) => !m.acknowledged).length;
+    expect(result.summary.markers).toBe(markerCount('src/server.ts') + markerCount('src/confirm.ts'));
+    expect(findMarkers(read('src/server.ts')).map((m) => m.reason)).toEqual(expect.arrayContaining(['in-loop', 'notification-handler']));
+    expect(result.summary).toMatchObject({ failed: 0, skipped: 0, changed: 2 });
+    expect(portExitCode(result)).toBe(1);
+
+    const before = snapshot(dir);
+    const again = await runPort({ cwd: dir, paths: ['.'] });
+    expect(again.summary.changed).toBe(0);
+    expect(again.summary.markers).toBe(result.summary.markers);
+    expect(snapshot(dir)).toEqual(before);
+
+    const tsc = typeCheck(dir);
+    expect(tsc.output).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
+
+  it('--dry-run writes nothing and reports the same changes as diffs', async () => {
+    dir = copyFixture('projects', 'notes-v2');
+    const before = snapshot(dir);
+    const result = await runPort({ cwd: dir, paths: ['.'], dryRun: true });
+    expect(snapshot(dir)).toEqual(before);
+    expect(result.helpers[0]).toMatchObject({ status: 'would-write', file: 'src/mrtr-continuation.ts' });
+    const text = formatPortText(result);
+    expect(text).toContain('--- /dev/null\n+++ b/src/mrtr-continuation.ts');
+    expect(text).toContain('--- a/src/server.ts\n+++ b/src/server.ts');
+    expect(text).toMatch(/dry run, nothing written: scanned 4, would change 2,/);
+  }, 60_000);
+});
+
+describe('port on an SDK v1 project (notes-v1)', () => {
+  it('migrates with the official codemod, then ports; package.json moves to v2; the result type-checks', async () => {
+    dir = copyFixture('projects', 'notes-v1');
+    const result = await runPort({ cwd: dir, paths: ['.'] });
+    expect(result.summary).toMatchObject({ failed: 0, v1Migrated: 3 });
+    for (const f of ['src/server.ts', 'src/admin.ts', 'src/main.ts']) expect(read(f)).not.toContain('@modelcontextprotocol/sdk');
+    expect(read('src/server.ts')).toContain('registerTool(');
+    expect(read('src/server.ts')).toContain('inputRequired(');
+    expect(read('src/mrtr-continuation.ts')).toBe(continuationTemplate());
+    const pkg = JSON.parse(read('package.json'));
+    expect(pkg.dependencies['@modelcontextprotocol/sdk']).toBeUndefined();
+    expect(pkg.dependencies['@modelcontextprotocol/server']).toBe('^2.4.0');
+    expect(result.manifests).toEqual([expect.objectContaining({ file: 'package.json', status: 'written', removed: ['@modelcontextprotocol/sdk'] })]);
+
+    const before = snapshot(dir);
+    expect((await runPort({ cwd: dir, paths: ['.'] })).summary.changed).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+
+    const tsc = typeCheck(dir);
+    expect(tsc.output).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
+
+  it('--skip-v1 leaves every v1 file alone, one report line each', async () => {
+    dir = copyFixture('projects', 'notes-v1');
+    const before = snapshot(dir);
+    const result = await runPort({ cwd: dir, paths: ['.'], skipV1: true });
+    expect(snapshot(dir)).toEqual(before);
+    const lines = formatPortText(result).split('\n').filter((l) => l.includes('skipped: sdk-v1'));
+    expect(lines).toEqual([
+      'src/admin.ts: skipped: sdk-v1: left alone (--skip-v1)',
+      'src/main.ts: skipped: sdk-v1: left alone (--skip-v1)',
+      'src/server.ts: skipped: sdk-v1: left alone (--skip-v1)',
+    ]);
+    expect(portExitCode(result)).toBe(0);
+  }, 60_000);
+});
