@@ -6,6 +6,7 @@ import noSecretsInRequestState from './no-secrets-in-request-state.js';
 import noSideEffectsBeforeLastAnswer from './no-side-effects-before-last-answer.js';
 import noUnresolvedPortMarker from './no-unresolved-port-marker.js';
 import noUnsignedRequestState from './no-unsigned-request-state.js';
+import requireDeclineCancelBranches from './require-decline-cancel-branches.js';
 import requireRequestStateVerification from './require-request-state-verification.js';
 
 export const rules = {
@@ -15,6 +16,7 @@ export const rules = {
   'no-side-effects-before-last-answer': noSideEffectsBeforeLastAnswer,
   'no-unresolved-port-marker': noUnresolvedPortMarker,
   'no-unsigned-request-state': noUnsignedRequestState,
+  'require-decline-cancel-branches': requireDeclineCancelBranches,
   'require-request-state-verification': requireRequestStateVerification,
 } satisfies Linter.PluginRules;
 

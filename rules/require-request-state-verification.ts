@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { createRule } from './create-rule.js';
-import { calleeName, findProperty, unwrap } from './lib/expressions.js';
+import { calleeName, findProperty, outermostWrapper } from './lib/expressions.js';
 import { isRequestStateAccessorCall, objectLiteral } from './lib/mrtr-shapes.js';
 import { findVariable } from './lib/resolve.js';
 
@@ -103,32 +103,3 @@ export default createRule<Options, MessageIds>({
     }
   },
 });
-
-/** The node a value is used as, past casts, `!`, `await` and optional chains around it. */
-function outermostWrapper(node: TSESTree.Node): TSESTree.Node {
-  let current = node;
-  while (current.parent && isTransparent(current.parent) && unwrapOnce(current.parent) === current) {
-    current = current.parent;
-  }
-  return current;
-}
-
-function isTransparent(node: TSESTree.Node): boolean {
-  return node.type === AST_NODE_TYPES.AwaitExpression || unwrap(node) !== node;
-}
-
-function unwrapOnce(node: TSESTree.Node): TSESTree.Node | undefined {
-  switch (node.type) {
-    case AST_NODE_TYPES.AwaitExpression:
-      return node.argument;
-    case AST_NODE_TYPES.TSAsExpression:
-    case AST_NODE_TYPES.TSNonNullExpression:
-    case AST_NODE_TYPES.TSSatisfiesExpression:
-    case AST_NODE_TYPES.TSTypeAssertion:
-    case AST_NODE_TYPES.TSInstantiationExpression:
-    case AST_NODE_TYPES.ChainExpression:
-      return node.expression;
-    default:
-      return undefined;
-  }
-}

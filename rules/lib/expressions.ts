@@ -87,3 +87,27 @@ export function findProperty(object: TSESTree.ObjectExpression, name: string): T
   }
   return undefined;
 }
+
+/** The node a value is used as, past casts, `!`, `await` and optional chains wrapped around it. */
+export function outermostWrapper(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  while (current.parent && wrappedValue(current.parent) === current) current = current.parent;
+  return current;
+}
+
+/** The value a transparent wrapper node wraps, or undefined when the node is not such a wrapper. */
+function wrappedValue(node: TSESTree.Node): TSESTree.Node | undefined {
+  switch (node.type) {
+    case AST_NODE_TYPES.AwaitExpression:
+      return node.argument;
+    case AST_NODE_TYPES.TSAsExpression:
+    case AST_NODE_TYPES.TSNonNullExpression:
+    case AST_NODE_TYPES.TSSatisfiesExpression:
+    case AST_NODE_TYPES.TSTypeAssertion:
+    case AST_NODE_TYPES.TSInstantiationExpression:
+    case AST_NODE_TYPES.ChainExpression:
+      return node.expression;
+    default:
+      return undefined;
+  }
+}

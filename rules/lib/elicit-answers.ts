@@ -1,0 +1,143 @@
+/**
+ * Where handler code reads an answer from `ctx.mcpReq.inputResponses`: the SDK views
+ * (`inputResponse`, `acceptedContent`), the continuation helper's `elicitationAnswer`, and raw
+ * property reads (`responses.confirm`). Used by require-decline-cancel-branches.
+ */
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { MRTR_API } from '../../src/vocabulary.js';
+import { calleeName, memberPath, outermostWrapper, propertyName, staticString, unwrap } from './expressions.js';
+import { findVariable, singleValueOf } from './resolve.js';
+
+/**
+ * - `view`: `inputResponse(...)` → `{ kind: 'missing' } | { kind: 'elicit', action, content? } | ...`
+ * - `content`: `acceptedContent(...)` → the content of an accept, else undefined (decline = cancel = missing)
+ * - `answer`: the continuation helper's `elicitationAnswer(...)` → `{ action, content? }` or undefined when missing/invalid
+ * - `raw`: `responses.key` → the bare ElicitResult `{ action, content? }` or undefined
+ */
+export type ReadForm = 'view' | 'content' | 'answer' | 'raw';
+
+/** The continuation helper (src/runtime/mrtr-continuation.ts) reads an elicitation answer with this. */
+export const CONTINUATION_ANSWER_READER = 'elicitationAnswer';
+
+const READERS: Readonly<Record<string, ReadForm>> = {
+  [MRTR_API.inputResponse]: 'view',
+  [MRTR_API.acceptedContent]: 'content',
+  [CONTINUATION_ANSWER_READER]: 'answer',
+};
+
+const INPUT_RESPONSES = MRTR_API.inputResponsesPath[MRTR_API.inputResponsesPath.length - 1];
+
+export interface AnswerRead {
+  /** The read itself: the reader call, or the member expression. Reports start here. */
+  readonly node: TSESTree.CallExpression | TSESTree.MemberExpression;
+  readonly key: string;
+  readonly form: ReadForm;
+  /** The local the read is stored in (`const answer = inputResponse(...)`). */
+  readonly binding?: TSESLint.Scope.Variable;
+  /** The statement declaring that local. */
+  readonly declaration?: TSESTree.VariableDeclaration;
+  /** The expression the answers were read from (for suggestions that read them again). */
+  readonly responses: TSESTree.Node;
+}
+
+/** An answer read made by this call, if it is one. */
+export function readerCall(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.CallExpression,
+): AnswerRead | undefined {
+  const name = calleeName(call);
+  const form = name !== undefined ? READERS[name] : undefined;
+  if (!form || call.arguments.length < 2) return undefined;
+  const key = staticString(call.arguments[1]) ?? sourceCode.getText(call.arguments[1]);
+  return withBinding(sourceCode, { node: call, key, form, responses: call.arguments[0] });
+}
+
+/** A raw read `responses.confirm` / `ctx.mcpReq.inputResponses?.['confirm']`, if this member expression is one. */
+export function rawRead(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  member: TSESTree.MemberExpression,
+): AnswerRead | undefined {
+  if (!isResponsesExpression(sourceCode, member.object, 0)) return undefined;
+  const key = propertyName(member.property, member.computed);
+  if (key === undefined) return undefined;
+  return withBinding(sourceCode, { node: member, key, form: 'raw', responses: member.object });
+}
+
+/** `ctx.mcpReq.inputResponses`, a destructured `inputResponses`, or a local holding it (`?? {}` allowed). */
+function isResponsesExpression(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, depth: number): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.LogicalExpression && n.operator === '??') return isResponsesExpression(sourceCode, n.left, depth);
+  const path = memberPath(n);
+  if (path[path.length - 1] === INPUT_RESPONSES) return true;
+  if (n.type !== AST_NODE_TYPES.Identifier || depth > 3) return false;
+  const value = singleValueOf(sourceCode, n);
+  return value !== undefined && isResponsesExpression(sourceCode, value, depth + 1);
+}
+
+function withBinding(sourceCode: Readonly<TSESLint.SourceCode>, read: AnswerRead): AnswerRead {
+  const outer = outermostWrapper(read.node);
+  const parent = outer.parent;
+  if (parent?.type !== AST_NODE_TYPES.VariableDeclarator || parent.init !== outer || parent.id.type !== AST_NODE_TYPES.Identifier) {
+    return read;
+  }
+  const binding = findVariable(sourceCode, parent.id);
+  const declaration = parent.parent.type === AST_NODE_TYPES.VariableDeclaration ? parent.parent : undefined;
+  return { ...read, binding, declaration };
+}
+
+/**
+ * The places a field of a read is available, e.g. for `action`: `answer.action`,
+ * `inputResponse(r, k).action`, and the uses of the local of `const { action } = answer`.
+ */
+export function fieldUses(sourceCode: Readonly<TSESLint.SourceCode>, read: AnswerRead, field: 'action' | 'kind'): TSESTree.Node[] {
+  const holders: TSESTree.Node[] = [read.node];
+  for (const ref of read.binding?.references ?? []) if (ref.isRead()) holders.push(ref.identifier);
+  const uses: TSESTree.Node[] = [];
+  for (const holder of holders) {
+    const outer = outermostWrapper(holder);
+    const parent = outer.parent;
+    if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === outer && propertyName(parent.property, parent.computed) === field) {
+      uses.push(parent);
+    } else if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === outer && parent.id.type === AST_NODE_TYPES.ObjectPattern) {
+      for (const prop of parent.id.properties) {
+        if (prop.type !== AST_NODE_TYPES.Property || propertyName(prop.key, prop.computed) !== field) continue;
+        if (prop.value.type !== AST_NODE_TYPES.Identifier) continue;
+        const variable = findVariable(sourceCode, prop.value);
+        for (const ref of variable?.references ?? []) if (ref.isRead()) uses.push(ref.identifier);
+      }
+    }
+  }
+  return uses;
+}
+
+/**
+ * The values a use of a field is compared with: `===`/`!==`, `switch` cases (`*` for `default`),
+ * `[...].includes(action)`.
+ */
+export function comparedValues(use: TSESTree.Node): string[] {
+  const outer = outermostWrapper(use);
+  const parent = outer.parent;
+  if (!parent) return [];
+  if (parent.type === AST_NODE_TYPES.BinaryExpression && ['===', '!==', '==', '!='].includes(parent.operator)) {
+    const other = parent.left === outer ? parent.right : parent.left;
+    const value = staticString(other);
+    return value === undefined ? [] : [value];
+  }
+  if (parent.type === AST_NODE_TYPES.SwitchStatement && parent.discriminant === outer) {
+    // An `accept` case is not a branch for the other actions (unlike `!== 'accept'`): leave it out.
+    return parent.cases.map((c) => (c.test ? (staticString(c.test) ?? '') : '*')).filter((v) => v !== 'accept');
+  }
+  if (
+    parent.type === AST_NODE_TYPES.CallExpression &&
+    parent.arguments[0] === outer &&
+    calleeName(parent) === 'includes' &&
+    parent.callee.type === AST_NODE_TYPES.MemberExpression
+  ) {
+    const list = unwrap(parent.callee.object);
+    if (list.type === AST_NODE_TYPES.ArrayExpression) {
+      return list.elements.flatMap((e) => (e ? [staticString(e) ?? ''] : []));
+    }
+  }
+  return [];
+}

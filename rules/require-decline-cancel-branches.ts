@@ -1,0 +1,201 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { ELIGIBLE_REQUEST_METHODS, ELIGIBLE_REQUEST_SCHEMAS, MRTR_API, REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
+import { createRule } from './create-rule.js';
+import type { DeclineHypothesis, Reask } from './lib/decline-walk.js';
+import { findReaskOnDecline } from './lib/decline-walk.js';
+import type { AnswerRead, ReadForm } from './lib/elicit-answers.js';
+import { comparedValues, fieldUses, rawRead, readerCall } from './lib/elicit-answers.js';
+import { calleeName, memberPath, propertyName, staticString } from './lib/expressions.js';
+import { builderName, objectLiteral } from './lib/mrtr-shapes.js';
+import type { FunctionNode } from './lib/resolve.js';
+import { enclosingFunction, findVariable } from './lib/resolve.js';
+
+export type Options = [];
+export type MessageIds = 'reaskOnDecline' | 'acceptedContentOnly' | 'missingDeclineCancel' | 'returnOnDeclineOrCancel';
+
+const ELICIT_BUILDERS = new Set<string>([MRTR_API.builders.elicitation, MRTR_API.builders.elicitationUrl]);
+const OTHER_BUILDERS = new Set<string>([MRTR_API.builders.sampling, MRTR_API.builders.roots]);
+
+export default createRule<Options, MessageIds>({
+  name: 'require-decline-cancel-branches',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require every elicitation answer to handle decline and cancel, and never to ask the same question again after a decline.',
+      recommended: 'recommended',
+      requiresTypeChecking: false,
+    },
+    hasSuggestions: true,
+    messages: {
+      reaskOnDecline:
+        "A decline of '{{key}}' leads back to asking '{{key}}' again (line {{line}}): the client declines, the handler asks, forever. Check `inputResponse(...).action` and return a result for decline and cancel before asking again.",
+      acceptedContentOnly:
+        "acceptedContent(..., '{{key}}') is undefined for a decline, a cancel and a missing answer alike: also read `inputResponse(responses, '{{key}}')` and handle `action === 'decline'` and `'cancel'`.",
+      missingDeclineCancel:
+        "The answer to '{{key}}' never checks for {{missing}}: branch on its `action` (for example `if (answer.action !== 'accept') return ...`) so a decline or cancel gets its own result.",
+      returnOnDeclineOrCancel:
+        "Return a result when '{{key}}' is declined or cancelled (review the wording).",
+    },
+    schema: [],
+  },
+  defaultOptions: [],
+  create(context) {
+    const sourceCode = context.sourceCode;
+    const reads: AnswerRead[] = [];
+    /** Question key → which builders ask it in this file (`elicit`, `createMessage`, ...). */
+    const builders = new Map<string, Set<string>>();
+
+    return {
+      CallExpression(node): void {
+        const read = readerCall(sourceCode, node);
+        if (read) reads.push(read);
+      },
+      MemberExpression(node): void {
+        const read = rawRead(sourceCode, node);
+        if (read) reads.push(read);
+      },
+      Property(node): void {
+        if (propertyName(node.key, node.computed) !== 'inputRequests') return;
+        const requests = objectLiteral(sourceCode, node.value);
+        for (const entry of requests?.properties ?? []) {
+          if (entry.type !== AST_NODE_TYPES.Property) continue;
+          const key = propertyName(entry.key, entry.computed);
+          const builder = builderName(entry.value);
+          if (key === undefined || builder === undefined) continue;
+          builders.set(key, (builders.get(key) ?? new Set()).add(builder));
+        }
+      },
+      'Program:exit'(): void {
+        for (const group of groupByFunctionAndKey(reads)) checkAnswer(group.fn, group.key, group.reads);
+      },
+    };
+
+    function checkAnswer(fn: FunctionNode | undefined, key: string, keyReads: AnswerRead[]): void {
+      const actionUses = keyReads.flatMap((r) => fieldUses(sourceCode, r, 'action'));
+      const kindValues = keyReads.flatMap((r) => fieldUses(sourceCode, r, 'kind').flatMap(comparedValues));
+      if (!isElicitation(key, keyReads, actionUses.length > 0, kindValues)) return;
+
+      const first = keyReads[0];
+      const reask = fn ? findReaskOnDecline(sourceCode, fn, hypothesis(key, keyReads, actionUses)) : undefined;
+      if (reask) {
+        context.report({
+          node: first.node,
+          messageId: 'reaskOnDecline',
+          data: { key, line: reask.node.loc.start.line },
+          suggest: guardSuggestion(fn, key, keyReads, reask),
+        });
+        return;
+      }
+      if (keyReads.every((r) => r.form === 'content')) {
+        context.report({ node: first.node, messageId: 'acceptedContentOnly', data: { key } });
+        return;
+      }
+      const compared = new Set(actionUses.flatMap(comparedValues));
+      const declineHandled = compared.has('accept') || compared.has('decline') || compared.has('*');
+      const cancelHandled = compared.has('accept') || compared.has('cancel') || compared.has('*');
+      if (declineHandled && cancelHandled) return;
+      const missing = !declineHandled && !cancelHandled ? 'decline or cancel' : declineHandled ? 'cancel' : 'decline';
+      context.report({
+        node: first.node,
+        messageId: 'missingDeclineCancel',
+        data: { key, missing },
+        suggest: guardSuggestion(fn, key, keyReads, undefined),
+      });
+    }
+
+    /** Only elicitation answers have decline/cancel: decide from how the key is asked and read. */
+    function isElicitation(key: string, keyReads: AnswerRead[], readsAction: boolean, kindValues: string[]): boolean {
+      if (keyReads.some((r) => r.form === 'content' || r.form === 'answer')) return true;
+      const asked = builders.get(key);
+      if (asked && [...asked].some((b) => ELICIT_BUILDERS.has(b))) return true;
+      if (asked && [...asked].every((b) => OTHER_BUILDERS.has(b))) return false;
+      if (kindValues.includes('elicit')) return true;
+      if (kindValues.length > 0) return false;
+      return readsAction;
+    }
+
+    function hypothesis(key: string, keyReads: AnswerRead[], actionUses: TSESTree.Node[]): DeclineHypothesis {
+      const readForms = new Map<TSESTree.Node, ReadForm>();
+      const bindings = new Map<TSESLint.Scope.Variable, ReadForm | 'action'>();
+      for (const r of keyReads) {
+        readForms.set(r.node, r.form);
+        if (r.binding) bindings.set(r.binding, r.form);
+      }
+      for (const use of actionUses) {
+        if (use.type !== AST_NODE_TYPES.Identifier) continue;
+        const variable = findVariable(sourceCode, use);
+        if (variable) bindings.set(variable, 'action');
+      }
+      return { key, reads: readForms, bindings };
+    }
+
+    /**
+     * In a tool handler, with the answer in a local: an early return for decline and cancel, before the
+     * re-ask (or right after the read). A suggestion, because the result's wording is the author's call.
+     */
+    function guardSuggestion(
+      fn: FunctionNode | undefined,
+      key: string,
+      keyReads: AnswerRead[],
+      reask: Reask | undefined,
+    ): TSESLint.ReportSuggestionArray<MessageIds> {
+      if (!fn || !isToolHandler(fn)) return [];
+      const bound = keyReads.find((r) => r.binding && r.declaration && r.form !== 'content');
+      if (!bound?.declaration || !bound.binding) return [];
+      const name = bound.binding.name;
+      const test =
+        bound.form === 'view'
+          ? `${name}.kind === 'elicit' && ${name}.action !== 'accept'`
+          : `${name}?.action === 'decline' || ${name}?.action === 'cancel'`;
+      const anchor = reask && reask.statement.range[0] > bound.declaration.range[1] ? reask.statement : undefined;
+      const target = anchor ?? bound.declaration;
+      const indent = /^\s*/.exec(sourceCode.lines[target.loc.start.line - 1])?.[0] ?? '';
+      const action = `${name}${bound.form === 'view' ? '' : '?'}.action`;
+      const guard = `if (${test}) {\n${indent}  return { content: [{ type: 'text', text: \`Not done (\${${action}}).\` }] };\n${indent}}`;
+      return [
+        {
+          messageId: 'returnOnDeclineOrCancel',
+          data: { key },
+          fix: (fixer) =>
+            anchor ? fixer.insertTextBefore(anchor, `${guard}\n${indent}`) : fixer.insertTextAfter(bound.declaration!, `\n${indent}${guard}`),
+        },
+      ];
+    }
+  },
+});
+
+interface AnswerGroup {
+  fn: FunctionNode | undefined;
+  key: string;
+  reads: AnswerRead[];
+}
+
+/** Reads of one key in one function are one answer; the first in source order is where it is reported. */
+function groupByFunctionAndKey(reads: readonly AnswerRead[]): AnswerGroup[] {
+  const groups = new Map<FunctionNode | undefined, Map<string, AnswerRead[]>>();
+  for (const read of reads) {
+    const fn = enclosingFunction(read.node);
+    const byKey = groups.get(fn) ?? new Map<string, AnswerRead[]>();
+    byKey.set(read.key, [...(byKey.get(read.key) ?? []), read]);
+    groups.set(fn, byKey);
+  }
+  const result: AnswerGroup[] = [];
+  for (const [fn, byKey] of groups) {
+    for (const [key, keyReads] of byKey) {
+      result.push({ fn, key, reads: [...keyReads].sort((a, b) => a.node.range[0] - b.node.range[0]) });
+    }
+  }
+  return result;
+}
+
+/** `registerTool(name, config, handler)`, `tool(...)`, or `setRequestHandler('tools/call' | CallToolRequestSchema, handler)`. */
+function isToolHandler(fn: FunctionNode): boolean {
+  const call = fn.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[call.arguments.length - 1] !== fn) return false;
+  const name = calleeName(call);
+  if (name !== undefined && REGISTRATION_METHODS[name] === 'tool') return true;
+  if (name !== SET_REQUEST_HANDLER || call.arguments.length < 2) return false;
+  const method = staticString(call.arguments[0]) ?? ELIGIBLE_REQUEST_SCHEMAS[memberPath(call.arguments[0]).join('.')];
+  return method !== undefined && ELIGIBLE_REQUEST_METHODS[method] === 'tool';
+}

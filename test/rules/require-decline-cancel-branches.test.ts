@@ -1,0 +1,272 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+import rule from '../../rules/require-decline-cancel-branches.js';
+
+const ruleTester = new RuleTester();
+
+/** The question the cases ask: `confirm`, an elicitation. */
+const ASK = `inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Sure?', requestedSchema }) } })`;
+
+ruleTester.run('require-decline-cancel-branches', rule, {
+  valid: [
+    // Valid because: the shape the port writes: ask on first round / foreign answer, then decline and cancel each return.
+    `
+server.registerTool('refund', {}, async ({ orderId }, ctx) => {
+  const state = await continuation.open(ctx, bind);
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (state?.step !== 'confirm' || answer.kind !== 'elicit') {
+    return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Refund?', requestedSchema }) }, requestState: await continuation.seal(ctx, { step: 'confirm', bind }) });
+  }
+  if (answer.action === 'decline') return { content: [{ type: 'text', text: 'Refund declined.' }] };
+  if (answer.action === 'cancel') return { content: [{ type: 'text', text: 'Refund cancelled.' }] };
+  return refund(orderId);
+});`,
+    // Valid because: one non-accept branch handles decline and cancel; the later re-ask (invalid content) is only reached after an accept.
+    `
+async function handler({ path }, ctx) {
+  const askConfirm = () => ${ASK};
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit') return askConfirm();
+  if (answer.action !== 'accept') return { content: [{ type: 'text', text: 'Not deleted' }] };
+  const content = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', schema);
+  if (content === undefined) return askConfirm();
+  return remove(path);
+}`,
+    // Valid because: a switch over the action with decline and cancel cases.
+    `
+function h(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit') return ${ASK};
+  switch (answer.action) {
+    case 'accept': return go();
+    case 'decline': return declined();
+    case 'cancel': return cancelled();
+  }
+}`,
+    // Valid because: a raw answer read; missing asks, decline/cancel return.
+    `
+function h(ctx) {
+  const r = ctx.mcpReq.inputResponses?.confirm as ElicitResult | undefined;
+  if (!r) return ${ASK};
+  if (r.action !== 'accept') return stop(r.action);
+  return go(r.content);
+}`,
+    // Valid because: the continuation helper's reader: undefined means missing or invalid (ask), decline/cancel return.
+    `
+function h(ctx) {
+  const answer = elicitationAnswer(ctx.mcpReq.inputResponses, 'confirm', requestedSchema);
+  if (!answer) return ${ASK};
+  if (answer.action === 'decline') return declined();
+  if (answer.action === 'cancel') return cancelled();
+  return go(answer.content);
+}`,
+    // Valid because: a sampling answer has no decline or cancel.
+    `
+function h(ctx) {
+  const summary = inputResponse(ctx.mcpReq.inputResponses, 'summary');
+  if (summary.kind !== 'sampling') return inputRequired({ inputRequests: { summary: inputRequired.createMessage(params) } });
+  return done(summary.result);
+}`,
+    // Valid because: a decline leads to a different question (why?), not the same one.
+    `
+function h(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit') return ${ASK};
+  if (answer.action === 'decline') return inputRequired({ inputRequests: { reason: inputRequired.elicit({ message: 'Why?', requestedSchema }) } });
+  if (answer.action === 'cancel') return cancelled();
+  return go();
+}`,
+    // Valid because: the action is destructured and compared with accept.
+    `
+function h(ctx) {
+  const answer = elicitationAnswer(ctx.mcpReq.inputResponses, 'confirm', s);
+  if (answer === undefined) return ${ASK};
+  const { action, content } = answer;
+  if (action !== 'accept') return stop();
+  return go(content);
+}`,
+    // Valid because: decline and cancel handled together with includes().
+    `
+function h(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind === 'missing') return ${ASK};
+  if (['decline', 'cancel'].includes(answer.action)) return stop();
+  return go();
+}`,
+    // Valid because: a re-ask under a condition that does not depend on the answer is not certain to follow a decline.
+    `
+function h(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind === 'elicit' && answer.action !== 'accept') return stop();
+  if (needsConfirm(ctx)) return ${ASK};
+  return go();
+}`,
+  ],
+  invalid: [
+    // Invalid because: the pattern \`if (!accepted) return inputRequired(...)\` re-asks forever after a decline; reported at the read.
+    {
+      code: `
+function h(ctx) {
+  const content = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', schema);
+  if (!content) return ${ASK};
+  return go(content);
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 3, column: 19, data: { key: 'confirm', line: 4 } }],
+    },
+    // Invalid because: acceptedContent alone cannot tell decline from cancel from missing.
+    {
+      code: `
+function h(ctx) {
+  const content = acceptedContent(ctx.mcpReq.inputResponses, 'confirm');
+  if (content?.ok === true) return go();
+  return { content: [] };
+}`,
+      errors: [{ messageId: 'acceptedContentOnly', line: 3, column: 19 }],
+    },
+    // Invalid because: only decline is checked; a cancel falls through to the accept path.
+    {
+      code: `
+function h(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit') return ${ASK};
+  if (answer.action === 'decline') return declined();
+  return go(answer.content);
+}`,
+      errors: [{ messageId: 'missingDeclineCancel', line: 3, column: 18, data: { key: 'confirm', missing: 'cancel' } }],
+    },
+    // Invalid because: a not-accepted answer goes to a local helper that asks the same question again.
+    {
+      code: `
+function h(ctx) {
+  const askConfirm = () => ${ASK};
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit' || answer.action !== 'accept') return askConfirm();
+  return go();
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 4, column: 18, data: { key: 'confirm', line: 5 } }],
+    },
+    // Invalid because: a raw read; anything but accept asks again. Reported at the raw read.
+    {
+      code: `
+function h(ctx) {
+  const r = ctx.mcpReq.inputResponses?.confirm;
+  if (r?.action !== 'accept') return ${ASK};
+  return go();
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 3, column: 13 }],
+    },
+    // Invalid because: the state step check is unknown, but once it passes, a decline (content undefined) asks again.
+    {
+      code: `
+async function h(ctx) {
+  const state = await continuation.open(ctx, bind);
+  if (state?.step !== 'confirm') return ${ASK};
+  const content = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', schema);
+  if (content === undefined) {
+    return ${ASK};
+  }
+  return go(content);
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 5, column: 19, data: { key: 'confirm', line: 7 } }],
+    },
+    // Invalid because: the continuation reader, but a not-accepted answer re-asks.
+    {
+      code: `
+function h(ctx) {
+  const a = elicitationAnswer(ctx.mcpReq.inputResponses, 'confirm', s);
+  if (a?.action !== 'accept') return ${ASK};
+  return go();
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 3, column: 13 }],
+    },
+    // Invalid because: in a tool handler, decline and cancel are never checked; the suggestion adds an early return.
+    {
+      code: `
+server.registerTool('t', {}, async (args, ctx) => {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind === 'missing') return ${ASK};
+  return go(answer.content);
+});`,
+      errors: [
+        {
+          messageId: 'missingDeclineCancel',
+          line: 3,
+          column: 18,
+          data: { key: 'confirm', missing: 'decline or cancel' },
+          suggestions: [
+            {
+              messageId: 'returnOnDeclineOrCancel',
+              output: `
+server.registerTool('t', {}, async (args, ctx) => {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind === 'elicit' && answer.action !== 'accept') {
+    return { content: [{ type: 'text', text: \`Not done (\${answer.action}).\` }] };
+  }
+  if (answer.kind === 'missing') return ${ASK};
+  return go(answer.content);
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    // Invalid because: in a tool handler, the re-ask comes first; the suggestion puts the guard in front of it.
+    {
+      code: `
+server.registerTool('t', {}, async (args, ctx) => {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit' || answer.action !== 'accept') {
+    return ${ASK};
+  }
+  return go();
+});`,
+      errors: [
+        {
+          messageId: 'reaskOnDecline',
+          line: 3,
+          column: 18,
+          suggestions: [
+            {
+              messageId: 'returnOnDeclineOrCancel',
+              output: `
+server.registerTool('t', {}, async (args, ctx) => {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind === 'elicit' && answer.action !== 'accept') {
+    return { content: [{ type: 'text', text: \`Not done (\${answer.action}).\` }] };
+  }
+  if (answer.kind !== 'elicit' || answer.action !== 'accept') {
+    return ${ASK};
+  }
+  return go();
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    // Invalid because: a switch that covers accept and decline only; cancel is not handled.
+    {
+      code: `
+function h(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit') return ${ASK};
+  switch (answer.action) {
+    case 'accept': return go();
+    case 'decline': return stop();
+  }
+}`,
+      errors: [{ messageId: 'missingDeclineCancel', line: 3, column: 18, data: { key: 'confirm', missing: 'cancel' } }],
+    },
+    // Invalid because: two answers, each judged on its own: 'name' is handled, 'confirm' re-asks.
+    {
+      code: `
+function h(ctx) {
+  const name = inputResponse(ctx.mcpReq.inputResponses, 'name');
+  const ok = acceptedContent(ctx.mcpReq.inputResponses, 'confirm');
+  if (name.kind === 'elicit' && name.action !== 'accept') return stop();
+  if (!ok) return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'Sure?', requestedSchema }) } });
+  return go();
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 4, column: 14, data: { key: 'confirm', line: 6 } }],
+    },
+  ],
+});
