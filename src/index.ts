@@ -17,3 +17,5 @@ export { analyze } from './analyzer/index.js';
 export type { AnalysisReport, Site, Portability, SkippedFile } from './analyzer/model.js';
 export { REASONS } from './analyzer/reasons.js';
 export type { ReasonId } from './analyzer/reasons.js';
+export { runPort, portExitCode, PortUsageError } from './port/index.js';
+export type { RunPortOptions, PortResult, PortSummary, FileOutcome } from './port/index.js';
