@@ -1,0 +1,154 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyzer/index.js';
+
+/** Writes a small project into a fresh temp folder; returns its root and the absolute paths. */
+function project(files: Record<string, string>): { root: string; paths: string[] } {
+  const root = mkdtempSync(join(tmpdir(), 'mrtr-analyzer-'));
+  const paths: string[] = [];
+  for (const [rel, text] of Object.entries(files)) {
+    const abs = join(root, rel);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, text);
+    paths.push(abs);
+  }
+  return { root, paths };
+}
+
+const ELICIT = `await ctx.mcpReq.elicitInput({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } })`;
+
+const helperProject = {
+  'src/server.ts': [
+    `import { McpServer } from '@modelcontextprotocol/server';`,
+    `import { confirmRefund } from './lib/confirm.js';`,
+    `const server = new McpServer({ name: 's', version: '1' });`,
+    `server.registerTool('refund', {}, async (ctx) => {`,
+    `  const ok = await confirmRefund(ctx);`,
+    `  return { content: [{ type: 'text', text: String(ok) }] };`,
+    `});`,
+    `server.registerTool('nudge', {}, async (ctx) => {`,
+    `  void confirmRefund(ctx);`,
+    `  return { content: [] };`,
+    `});`,
+  ].join('\n'),
+  'src/lib/confirm.ts': [
+    `import type { ServerContext } from '@modelcontextprotocol/server';`,
+    `export async function confirmRefund(ctx: ServerContext): Promise<boolean> {`,
+    `  const a = ${ELICIT};`,
+    `  return a.action === 'accept';`,
+    `}`,
+  ].join('\n'),
+  'src/unrelated.ts': `export const answer = 42;\n`,
+  'docs/usage.md': '# Usage\n\n```ts\nconst a = await ctx.mcpReq.elicitInput({ message: "x" });\n```\n',
+};
+
+describe('analyze: report shape', () => {
+  it('produces the versioned JSON report with relative, slash-separated paths and a consistent summary', () => {
+    const { root, paths } = project(helperProject);
+    const { report } = analyze({ cwd: root, files: paths });
+    expect(Object.keys(report)).toEqual(['tool', 'version', 'files', 'sites', 'summary']);
+    expect(report.tool).toBe('mrtr-port');
+    expect(report.version).toBe(1);
+    expect(report.files).toEqual({ scanned: 4, skipped: [] });
+    expect(report.sites).toHaveLength(1);
+    const site = report.sites[0];
+    expect(Object.keys(site)).toEqual(['file', 'line', 'column', 'kind', 'form', 'sdk', 'handler', 'via', 'portability', 'reasons']);
+    expect(site).toMatchObject({ file: 'src/lib/confirm.ts', line: 3, column: 19, kind: 'elicitation', form: 'elicitInput', sdk: 'v2' });
+    expect(report.summary).toEqual({ sites: 1, auto: 0, manual: 1, unportable: 0, guarded: 0 });
+    expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+
+  it('attributes a helper in another file to the handler and names the via chain', () => {
+    const { root, paths } = project(helperProject);
+    const { report, handlers } = analyze({ cwd: root, files: paths });
+    const site = report.sites[0];
+    // the first handler by position is shown; the verdict is the worst over every route
+    expect(site.handler).toEqual({ kind: 'tool', name: 'refund', file: 'src/server.ts', line: 4 });
+    expect(site.via).toEqual([{ function: 'confirmRefund', file: 'src/lib/confirm.ts', line: 2 }]);
+    expect(site.portability).toBe('manual');
+    expect(site.reasons).toEqual(['helper-not-awaited-by-handler']);
+    expect(handlers.map((h) => [h.file, h.name, h.siteIndexes])).toEqual([
+      ['src/server.ts', 'refund', [0]],
+      ['src/server.ts', 'nudge', [0]],
+    ]);
+  });
+
+  it('gives handler ranges that cut the handler function out of the file text', async () => {
+    const { root, paths } = project(helperProject);
+    const { handlers } = analyze({ cwd: root, files: paths });
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(join(root, 'src/server.ts'), 'utf8');
+    const refund = handlers.find((h) => h.name === 'refund')!;
+    const cut = text.slice(refund.start, refund.end);
+    expect(cut.startsWith('async (ctx) => {')).toBe(true);
+    expect(cut.endsWith('}')).toBe(true);
+    expect(cut).toContain('await confirmRefund(ctx)');
+  });
+
+  it('sorts sites by file, line, column', () => {
+    const { root, paths } = project({
+      'b.ts': `import { McpServer } from '@modelcontextprotocol/server';\nconst s = new McpServer({ name: 'b', version: '1' });\ns.registerTool('t', {}, async (ctx) => { const a = ${ELICIT}; const b = ${ELICIT}; return { content: [] }; });\n`,
+      'a.ts': `import { McpServer } from '@modelcontextprotocol/server';\nconst s = new McpServer({ name: 'a', version: '1' });\ns.registerTool('t', {}, async (ctx) => {\n  const a = ${ELICIT};\n  return { content: [] };\n});\n`,
+    });
+    const { report } = analyze({ cwd: root, files: paths });
+    expect(report.sites.map((s) => `${s.file}:${s.line}:${s.column}`)).toEqual(['a.ts:4:19', 'b.ts:3:58', 'b.ts:3:173']);
+  });
+});
+
+describe('analyze: prefilter', () => {
+  it('never parses a file that names neither the legacy vocabulary nor anything leading to a site', () => {
+    const { root, paths } = project(helperProject);
+    const parsed: string[] = [];
+    analyze({ cwd: root, files: paths, onParse: (f) => parsed.push(f) });
+    expect(parsed.sort()).toEqual([join(root, 'src/lib/confirm.ts'), join(root, 'src/server.ts')]);
+  });
+
+  it('parses a handler file only in pass 2, because it names an exported helper that asks', () => {
+    const { root, paths } = project(helperProject);
+    const order: string[] = [];
+    analyze({ cwd: root, files: paths, onParse: (f) => order.push(f) });
+    expect(order).toEqual([join(root, 'src/lib/confirm.ts'), join(root, 'src/server.ts')]);
+  });
+
+  it('counts markdown and other non-source files as scanned but never parses them', () => {
+    const { root, paths } = project({ 'README.md': helperProject['docs/usage.md'] });
+    const parsed: string[] = [];
+    const { report } = analyze({ cwd: root, files: paths, onParse: (f) => parsed.push(f) });
+    expect(parsed).toEqual([]);
+    expect(report.files.scanned).toBe(1);
+    expect(report.sites).toEqual([]);
+  });
+});
+
+describe('analyze: bad input', () => {
+  it('lists a file with a syntax error as skipped with its first error, reports no site from it, and keeps the rest', () => {
+    const { root, paths } = project({
+      'broken.ts': `import { McpServer } from '@modelcontextprotocol/server';\nconst s = new McpServer({ name: 'x', version: '1' });\ns.registerTool('t', {}, async (ctx) => {\n  const a = ${ELICIT};\n  return { content: [ };\n});\n`,
+      'fine.ts': `import { McpServer } from '@modelcontextprotocol/server';\nconst s = new McpServer({ name: 'y', version: '1' });\ns.registerTool('t', {}, async (ctx) => {\n  const a = ${ELICIT};\n  return { content: [] };\n});\n`,
+    });
+    const { report } = analyze({ cwd: root, files: paths });
+    expect(report.files.scanned).toBe(2);
+    expect(report.files.skipped).toHaveLength(1);
+    expect(report.files.skipped[0].file).toBe('broken.ts');
+    expect(report.files.skipped[0].reason).toMatch(/^parse-error: .+ \(5:\d+\)$/);
+    expect(report.sites.map((s) => s.file)).toEqual(['fine.ts']);
+  });
+
+  it('lists a missing file as skipped with a read error', () => {
+    const root = mkdtempSync(join(tmpdir(), 'mrtr-analyzer-'));
+    const { report } = analyze({ cwd: root, files: [resolve(root, 'gone.ts')] });
+    expect(report.files).toEqual({ scanned: 1, skipped: [{ file: 'gone.ts', reason: 'read-error: ENOENT' }] });
+  });
+});
+
+describe('analyze: notes on auto sites', () => {
+  it('marks an ask under a client-capability check as auto with a capability-fallback note', () => {
+    const file = resolve(import.meta.dirname, '../../fixtures/sites/guarded.ts');
+    const { report } = analyze({ cwd: resolve(import.meta.dirname, '../..'), files: [file] });
+    const capability = report.sites.find((s) => s.handler?.name === 'capabilities');
+    expect(capability).toMatchObject({ portability: 'auto', reasons: ['capability-fallback'] });
+    expect(report.sites.filter((s) => s.portability === 'guarded').every((s) => s.reasons.join() === 'era-guarded')).toBe(true);
+  });
+});
