@@ -100,7 +100,7 @@ export function startReplica(set: PortedSet, name: string, env: Record<string, s
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', REPLICA_SCRIPT], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, E2E_REPLICA: name, E2E_MODULES: JSON.stringify(modules), E2E_EFFECTS_FILE: set.effectsFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'], // stdin is the replica's lifeline to this process
   });
   let stderr = '';
   let stdout = '';

@@ -75,6 +75,10 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   res.end();
 }
 
+// The parent holds our stdin open; when it goes away (even killed), stdin ends and so do we.
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
+
 const server = createServer((req, res) => {
   serve(req, res).catch((error: unknown) => {
     process.stderr.write(`replica ${replica}: ${String(error)}\n`);
