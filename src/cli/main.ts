@@ -30,15 +30,17 @@ export function buildProgram(io: CliIo): Command {
   const program = new Command('mrtr-port')
     .description('Port MCP servers from push-style server→client requests to Multi Round-Trip Requests (MCP 2026-07-28).')
     .version(toolVersion())
-    .addHelpText('after', EXIT_CODE_HELP)
-    .showHelpAfterError('(run with --help for usage)');
+    .addHelpText('after', EXIT_CODE_HELP);
   for (const make of COMMANDS) {
     const command = make(io).addHelpText('after', EXIT_CODE_HELP);
     program.addCommand(command);
   }
   // Commander exits on its own by default; ours must return codes (2 for any usage error) and write through io.
   for (const command of [program, ...program.commands]) {
-    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    command
+      .exitOverride()
+      .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+      .showHelpAfterError('(run with --help for usage)');
   }
   return program;
 }
