@@ -31,7 +31,7 @@
  * the analyzer did not call `auto`. Asks in helpers get `in-helper` at the handler's call.
  */
 import type { ReasonId } from '../src/analyzer/reasons.js';
-import { INELIGIBLE_ENTRY_POINTS, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
+import { INELIGIBLE_ENTRY_POINTS, MARKERS, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
 import { declaredNames, identifierNames, isFunction, memberChain, objectProperty, walk, type Node } from './lib/ast.js';
 import { classifyAsk } from './lib/ask-shape.js';
 import { addMarker, statementOf, type PortContext } from './lib/context.js';
@@ -42,7 +42,7 @@ import { runAsJscodeshift, type FileInfo } from './lib/jscodeshift-module.js';
 import { capabilityEdits } from './capability-branches.js';
 import { urlRequest } from './url-elicitation.js';
 import { hasSideEffect, writtenNames } from './lib/side-effects.js';
-import { quoteString, type SourceText } from './lib/source-text.js';
+import { quoteString, type SourceStyle, type SourceText } from './lib/source-text.js';
 
 /** One ask the engine rewrites. */
 interface Ask {
@@ -106,7 +106,9 @@ function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call: Legac
     }
     return;
   }
-  // 2. our own shape checks
+  // 2. a site a human was already asked about (a todo or ignore marker above it) stays theirs
+  if (calls.some(({ call }) => markedAbove(ctx, statementOf(call.node, call.ancestors)))) return;
+  // 3. our own shape checks
   const asks: Ask[] = [];
   const problems: { statement: Node; reason: ReasonId }[] = [];
   const names = new NameScope(ctx.program);
@@ -360,7 +362,7 @@ function emitHandler(ctx: PortContext, scope: HandlerScope, steps: Step[], moved
 function stateType(e: Emit): string {
   const { src } = e.ctx;
   const members = e.steps.map((step, k) => {
-    const carried = carriedAsks(e.steps, k).map((a) => `${a.key}: ${carriedType(a)}`);
+    const carried = carriedAsks(e.steps, k).map((a) => `${a.key}: ${carriedType(a, src.style)}`);
     return `{ step: ${quoteString(step.name, src.style)}${carried.map((c) => `; ${c}`).join('')} }`;
   });
   return members.join(' | ');
@@ -370,8 +372,8 @@ function carriedAsks(steps: Step[], k: number): Ask[] {
   return steps.slice(0, k).flatMap((s) => (s.terminal ? [] : s.asks));
 }
 
-function carriedType(ask: Ask): string {
-  if (ask.request.url) return `{ action: 'accept' | 'decline' | 'cancel' }`;
+function carriedType(ask: Ask, style: SourceStyle): string {
+  if (ask.request.url) return `{ action: ${['accept', 'decline', 'cancel'].map((a) => quoteString(a, style)).join(' | ')} }`;
   switch (ask.request.kind) {
     case 'elicitation':
       return 'ElicitAnswer';
@@ -412,9 +414,9 @@ function emitStep(e: Emit, k: number): string[] {
       const view = e.names.fresh(`${ask.key}View`);
       reads.push(`const ${view} = ${thisRound} ? inputResponse(${responses}, ${q(ask.key)}) : undefined${semi}`);
       let value: string;
-      if (ask.request.url) value = `${view}?.kind === 'elicit' ? { action: ${view}.action } : undefined`;
-      else if (ask.request.kind === 'sampling') value = `${view}?.kind === 'sampling' ? ${view}.result${narrowSampling(ask) ? ' as CreateMessageResult' : ''} : undefined`;
-      else value = `${view}?.kind === 'roots' ? { roots: ${view}.roots } : undefined`;
+      if (ask.request.url) value = `${view}?.kind === ${q('elicit')} ? { action: ${view}.action } : undefined`;
+      else if (ask.request.kind === 'sampling') value = `${view}?.kind === ${q('sampling')} ? ${view}.result${narrowSampling(ask) ? ' as CreateMessageResult' : ''} : undefined`;
+      else value = `${view}?.kind === ${q('roots')} ? { roots: ${view}.roots } : undefined`;
       reads.push(`${decl} ${ask.varName} = ${fromState(value)}${semi}`);
     }
     asked.push(`${ask.key}: ${built.builder}`);
@@ -447,7 +449,7 @@ function emitThrowStep(e: Emit, k: number): string[] {
   return [
     ...requests,
     `const ${view} = ${e.state}?.step === ${q(ask.key)} ? inputResponse(${e.ctxName}.mcpReq.inputResponses, ${q(ask.key)}) : undefined${semi}`,
-    `if (${view}?.kind === 'elicit' && ${view}.action !== 'accept') {`,
+    `if (${view}?.kind === ${q('elicit')} && ${view}.action !== ${q('accept')}) {`,
     `${unit}throw new Error(\`The user did not complete the requested URL step (\${${view}.action}).\`)${semi}`,
     '}',
     `return inputRequired({`,
@@ -541,6 +543,16 @@ function removal(text: string, statement: Node, _eol: string, withComments = fal
  */
 function joinIndented(entries: readonly string[], indent: string, eol: string): string {
   return entries.map((entry, i) => (i === 0 || entry.length === 0 ? entry : indent + entry)).join(eol);
+}
+
+/** Is the line above the statement a `@mrtr-port-todo` / `@mrtr-port-ignore` marker? */
+function markedAbove(ctx: PortContext, statement: Node): boolean {
+  const { text } = ctx.src;
+  const lineStart = text.lastIndexOf('\n', statement.start - 1) + 1;
+  if (lineStart === 0) return false;
+  const prevStart = text.lastIndexOf('\n', lineStart - 2) + 1;
+  const previous = text.slice(prevStart, lineStart);
+  return previous.includes(MARKERS.todo) || previous.includes(MARKERS.ignore);
 }
 
 // ---------------------------------------------------------------- outside handlers

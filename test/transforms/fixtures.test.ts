@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
-import { applyPortSource, defaultContinuationImport, type PortOptions } from '../../transforms/index.js';
+import { applyPortSource, defaultContinuationImport, type PortOptions, type SiteInstruction } from '../../transforms/index.js';
 import { parseProgram, parserFor } from '../../transforms/lib/ast.js';
 import { typeCheck } from './typecheck.js';
 
@@ -22,8 +22,14 @@ function optionsFor(input: string, source: string): PortOptions {
   return { codec: 'aead', roots: 'config', continuationImport: defaultContinuationImport(source), ...given };
 }
 
-function port(path: string, source: string, options: PortOptions): string {
-  return applyPortSource({ source, path, options });
+/** Analyzer verdicts for a case, when it has a sibling `<case>.sites.json` (what the runner passes). */
+function sitesFor(input: string): SiteInstruction[] | undefined {
+  const sitesFile = input.replace(/\.input\.tsx?$/, '.sites.json');
+  return existsSync(sitesFile) ? (JSON.parse(readFileSync(sitesFile, 'utf8')) as SiteInstruction[]) : undefined;
+}
+
+function port(path: string, source: string, options: PortOptions, sites?: SiteInstruction[]): string {
+  return applyPortSource({ source, path, options, sites });
 }
 
 describe('transform fixtures', () => {
@@ -38,8 +44,9 @@ describe('transform fixtures', () => {
       const source = readFileSync(input, 'utf8');
       const expected = readFileSync(outputOf(input), 'utf8');
       const options = optionsFor(input, source);
-      const actual = port(input, source, options);
+      const actual = port(input, source, options, sitesFor(input));
       expect(actual).toBe(expected);
+      // idempotence: the port of its own output changes nothing (no analyzer sites: output lines differ)
       expect(port(outputOf(input), expected, options)).toBe(expected);
       expect(() => parseProgram(expected.replace(/^\uFEFF/, ''), parserFor(input))).not.toThrow();
     });
@@ -51,6 +58,6 @@ describe('transform fixtures', () => {
   });
 
   it('every input type-checks (strict) against @modelcontextprotocol/server 2.4.0', () => {
-    expect(typeCheck(inputs)).toEqual([]);
+    expect(typeCheck(inputs, runtimeFile)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Type-checks many files in ONE TypeScript program (strict, NodeNext, like a user's project), with
+ * Type-checks many files in ONE TypeScript program (strict, like a user's project), with
  * the continuation module the port imports (`./mrtr-continuation[-sdk][.js]`) resolved to the given
  * runtime file. One program for all fixtures keeps the test fast.
  */
@@ -10,8 +10,9 @@ const CONTINUATION_SPECIFIER = /^\.\/mrtr-continuation(-sdk)?(\.js)?$/;
 export function typeCheck(files: readonly string[], runtimeFile?: string): string[] {
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    // Bundler resolution accepts both relative-import styles the port keeps (`./x.js` and `./x`)
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
     types: ['node'],
     strict: true,
