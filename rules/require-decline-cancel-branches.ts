@@ -92,8 +92,10 @@ export default createRule<Options, MessageIds>({
         return;
       }
       const compared = new Set(actionUses.flatMap(comparedValues));
-      const declineHandled = compared.has('accept') || compared.has('decline') || compared.has('*');
-      const cancelHandled = compared.has('accept') || compared.has('cancel') || compared.has('*');
+      // A result that carries the action (`text: answer.action`) tells the user which one it was.
+      const returned = actionUses.some((use) => comparedValues(use).length === 0 && isInReturnedValue(use));
+      const declineHandled = returned || compared.has('accept') || compared.has('decline') || compared.has('*');
+      const cancelHandled = returned || compared.has('accept') || compared.has('cancel') || compared.has('*');
       if (declineHandled && cancelHandled) return;
       const missing = !declineHandled && !cancelHandled ? 'decline or cancel' : declineHandled ? 'cancel' : 'decline';
       context.report({
@@ -198,4 +200,18 @@ function isToolHandler(fn: FunctionNode): boolean {
   if (name !== SET_REQUEST_HANDLER || call.arguments.length < 2) return false;
   const method = staticString(call.arguments[0]) ?? ELIGIBLE_REQUEST_SCHEMAS[memberPath(call.arguments[0]).join('.')];
   return method !== undefined && ELIGIBLE_REQUEST_METHODS[method] === 'tool';
+}
+
+/** Is this node part of what a `return` (or an arrow's expression body) gives back? */
+function isInReturnedValue(node: TSESTree.Node): boolean {
+  let current: TSESTree.Node | undefined = node;
+  while (current?.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === AST_NODE_TYPES.ReturnStatement) return true;
+    if (parent.type === AST_NODE_TYPES.ArrowFunctionExpression) return parent.body === current;
+    if (parent.type === AST_NODE_TYPES.FunctionExpression || parent.type === AST_NODE_TYPES.FunctionDeclaration) return false;
+    if (parent.type === AST_NODE_TYPES.BlockStatement || parent.type === AST_NODE_TYPES.IfStatement) return false;
+    current = parent;
+  }
+  return false;
 }

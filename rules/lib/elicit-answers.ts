@@ -76,7 +76,7 @@ function isResponsesExpression(sourceCode: Readonly<TSESLint.SourceCode>, node: 
 }
 
 function withBinding(sourceCode: Readonly<TSESLint.SourceCode>, read: AnswerRead): AnswerRead {
-  const outer = outermostWrapper(read.node);
+  const outer = valueArmOf(read.node);
   const parent = outer.parent;
   if (parent?.type !== AST_NODE_TYPES.VariableDeclarator || parent.init !== outer || parent.id.type !== AST_NODE_TYPES.Identifier) {
     return read;
@@ -84,6 +84,22 @@ function withBinding(sourceCode: Readonly<TSESLint.SourceCode>, read: AnswerRead
   const binding = findVariable(sourceCode, parent.id);
   const declaration = parent.parent.type === AST_NODE_TYPES.VariableDeclaration ? parent.parent : undefined;
   return { ...read, binding, declaration };
+}
+
+/**
+ * The expression a read is the value of, also as an arm of `cond ? read : undefined` or `read ?? x`
+ * (the port guards reads with the state step this way).
+ */
+function valueArmOf(node: TSESTree.Node): TSESTree.Node {
+  let current = outermostWrapper(node);
+  for (;;) {
+    const parent = current.parent;
+    const isArm =
+      (parent?.type === AST_NODE_TYPES.ConditionalExpression && parent.test !== current) ||
+      parent?.type === AST_NODE_TYPES.LogicalExpression;
+    if (!isArm || !parent) return current;
+    current = outermostWrapper(parent);
+  }
 }
 
 /**
@@ -98,7 +114,7 @@ export function fieldUses(sourceCode: Readonly<TSESLint.SourceCode>, read: Answe
     const outer = outermostWrapper(holder);
     const parent = outer.parent;
     if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === outer && propertyName(parent.property, parent.computed) === field) {
-      uses.push(parent);
+      uses.push(parent, ...aliasFieldUses(sourceCode, parent, field));
     } else if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === outer && parent.id.type === AST_NODE_TYPES.ObjectPattern) {
       for (const prop of parent.id.properties) {
         if (prop.type !== AST_NODE_TYPES.Property || propertyName(prop.key, prop.computed) !== field) continue;
@@ -106,6 +122,27 @@ export function fieldUses(sourceCode: Readonly<TSESLint.SourceCode>, read: Answe
         const variable = findVariable(sourceCode, prop.value);
         for (const ref of variable?.references ?? []) if (ref.isRead()) uses.push(ref.identifier);
       }
+    }
+  }
+  return uses;
+}
+
+/**
+ * `const done = cond ? { action: view.action } : undefined`: the port re-wraps a view this way, so the
+ * field of the new local is the same answer's field (one level deep).
+ */
+function aliasFieldUses(sourceCode: Readonly<TSESLint.SourceCode>, use: TSESTree.Node, field: string): TSESTree.Node[] {
+  const property = outermostWrapper(use).parent;
+  if (property?.type !== AST_NODE_TYPES.Property || propertyName(property.key, property.computed) !== field) return [];
+  const object = property.parent;
+  if (object.type !== AST_NODE_TYPES.ObjectExpression) return [];
+  const holder = valueArmOf(object).parent;
+  if (holder?.type !== AST_NODE_TYPES.VariableDeclarator || holder.id.type !== AST_NODE_TYPES.Identifier) return [];
+  const uses: TSESTree.Node[] = [];
+  for (const ref of findVariable(sourceCode, holder.id)?.references ?? []) {
+    const member = outermostWrapper(ref.identifier).parent;
+    if (ref.isRead() && member?.type === AST_NODE_TYPES.MemberExpression && propertyName(member.property, member.computed) === field) {
+      uses.push(member);
     }
   }
   return uses;

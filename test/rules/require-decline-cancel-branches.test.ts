@@ -100,6 +100,23 @@ function h(ctx) {
   if (needsConfirm(ctx)) return ${ASK};
   return go();
 }`,
+    // Valid because: the port's shape: the read is guarded by the state step, missing asks, and the result carries the action.
+    `
+server.registerTool('confirm', {}, async ({ what }, ctx) => {
+  const state = await continuation.open(ctx, bind);
+  const answer = state?.step === 'answer' ? elicitationAnswer(ctx.mcpReq.inputResponses, 'answer', schema) : undefined;
+  if (answer === undefined) return inputRequired({ inputRequests: { answer: inputRequired.elicit(req) }, requestState: await continuation.seal(ctx, { step: 'answer', bind }) });
+  return { content: [{ type: 'text', text: answer.action }] };
+});`,
+    // Valid because: the view is re-wrapped as \`{ action }\` (the port's URL-elicitation shape) and that action is checked.
+    `
+async function h(ctx) {
+  const view = state?.step === 'done' ? inputResponse(ctx.mcpReq.inputResponses, 'done') : undefined;
+  const done = view?.kind === 'elicit' ? { action: view.action } : undefined;
+  if (done === undefined) return inputRequired({ inputRequests: { done: inputRequired.elicitUrl({ message: 'Pay', url }) } });
+  if (done.action !== 'accept') return { content: [{ type: 'text', text: \`Payment \${done.action}\` }] };
+  return paid();
+}`,
   ],
   invalid: [
     // Invalid because: the pattern \`if (!accepted) return inputRequired(...)\` re-asks forever after a decline; reported at the read.
@@ -267,6 +284,17 @@ function h(ctx) {
   return go();
 }`,
       errors: [{ messageId: 'reaskOnDecline', line: 4, column: 14, data: { key: 'confirm', line: 6 } }],
+    },
+    // Invalid because: the action is only logged, not branched on or returned.
+    {
+      code: `
+function h(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit') return ${ASK};
+  console.log(answer.action);
+  return go();
+}`,
+      errors: [{ messageId: 'missingDeclineCancel', line: 3, column: 18, data: { key: 'confirm', missing: 'decline or cancel' } }],
     },
   ],
 });
