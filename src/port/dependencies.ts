@@ -3,6 +3,7 @@
  * entry point and the continuation helper template. Loaded on first use; a test (or an embedder) can
  * replace any of them through `runPort({ dependencies })`, e.g. to inject a transform that throws.
  */
+import { readFileSync } from 'node:fs';
 import type { AnalysisReport } from '../analyzer/model.js';
 import type { HandlerKind } from '../vocabulary.js';
 
@@ -63,10 +64,27 @@ export async function loadDefaultDependencies(): Promise<PortDependencies> {
     discoverFiles: (o) => discover.discoverFiles({ cwd: o.cwd, paths: [...o.paths], ignore: [...o.ignore] }),
     analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files }),
     transform: (input) => transforms.applyPortSource(input),
-    helperTemplate: (codec) => ({
-      // the SDK-codec helper sits beside the AEAD one under its own name (transforms import it as such)
-      fileName: codec === 'aead' ? template.CONTINUATION_FILE_NAME : template.CONTINUATION_FILE_NAME.replace(/\.ts$/, '-sdk.ts'),
-      text: template.continuationTemplate(codec),
-    }),
+    helperTemplate(codec) {
+      if (codec === 'aead') return { fileName: template.CONTINUATION_FILE_NAME, text: template.continuationTemplate() };
+      const fileName = template.CONTINUATION_FILE_NAME.replace(/\.ts$/, '-sdk.ts');
+      const sdk = (template as Record<string, unknown>).sdkContinuationTemplate;
+      return { fileName, text: typeof sdk === 'function' ? String(sdk()) : readRuntimeFile(fileName) };
+    },
   };
+}
+
+/**
+ * A helper variant the runtime keeps beside the default one, for a runtime module that exports no
+ * template function for it: read from `src/runtime` (tsx, vitest) or, from `dist/src/port`, from the
+ * `src/runtime` the package ships.
+ */
+function readRuntimeFile(fileName: string): string {
+  for (const candidate of [new URL(`../runtime/${fileName}`, import.meta.url), new URL(`../../../src/runtime/${fileName}`, import.meta.url)]) {
+    try {
+      return readFileSync(candidate, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  throw new Error(`--codec sdk: the runtime helper ${fileName} is not installed with mrtr-port`);
 }

@@ -47,17 +47,53 @@ export interface RunPortOptions {
   dependencies?: Partial<PortDependencies>;
 }
 
-/** Per-file working state through the stages. */
-interface WorkFile {
-  abs: string;
-  rel: string;
-  original: string;
-  /** Text after the v1 migration (the original when there was none). */
-  working: string;
-  /** Final text (equal to `original` when nothing changed or the file failed). */
-  output: string;
-  outcome: FileOutcome;
-  sites: Site[];
+/** Texts whose presence makes the runner read a file as text before the analyzer has spoken. */
+const TEXT_NEEDLES = ['@modelcontextprotocol/sdk', '@mrtr-port-todo', '@mcp-codemod-error'].map((n) => Buffer.from(n));
+
+const MCP_SCOPE = Buffer.from('@modelcontextprotocol/');
+const ZOD = Buffer.from('zod');
+
+/** Per-file working state through the stages. Bytes are decoded only for files a stage looks at. */
+class WorkFile {
+  private text: string | undefined;
+  /** Text after the v1 migration, when it ran. */
+  migrated: string | undefined;
+  /** Final text, when the file changed. */
+  rewritten: string | undefined;
+  sites: Site[] = [];
+  readonly outcome: FileOutcome;
+
+  constructor(
+    readonly abs: string,
+    readonly rel: string,
+    private readonly bytes: Buffer,
+  ) {
+    this.outcome = { file: rel, status: 'unchanged', v1Migrated: false, sites: 0, markers: 0, codemodMarkers: 0 };
+  }
+
+  /** Might the file matter before analysis (SDK v1 import, markers)? A byte search, no decoding. */
+  get mentionsNeedle(): boolean {
+    return TEXT_NEEDLES.some((n) => this.bytes.includes(n));
+  }
+
+  /** Could it import an MCP package or zod? (A byte search: manifests read imports only from those.) */
+  get mayImportPackages(): boolean {
+    return this.rewritten !== undefined || this.bytes.includes(MCP_SCOPE) || this.bytes.includes(ZOD);
+  }
+
+  get original(): string {
+    return (this.text ??= this.bytes.toString('utf8'));
+  }
+
+  /** The text the transform starts from. */
+  get working(): string {
+    return this.migrated ?? this.original;
+  }
+
+  /** The text the file has after the run (the original unless it changed). */
+  get output(): string {
+    return this.rewritten ?? this.original;
+  }
 }
 
 export async function runPort(options: RunPortOptions): Promise<PortResult> {
@@ -80,23 +116,23 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
   const considered = new Set<WorkFile>();
   for (const abs of discovered.files) {
     const rel = relOf(abs);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(abs, 'utf8');
+      bytes = readFileSync(abs);
     } catch (error) {
-      const wf = newWorkFile(abs, rel, '');
+      const wf = new WorkFile(abs, rel, Buffer.alloc(0));
       skip(wf, `unreadable: ${messageOf(error)}`);
       considered.add(wf);
       work.set(rel, wf);
       continue;
     }
-    const wf = newWorkFile(abs, rel, text);
+    const wf = new WorkFile(abs, rel, bytes);
     work.set(rel, wf);
-    if (text.includes('@mrtr-port-todo') || text.includes('@mcp-codemod-error')) considered.add(wf);
+    if (wf.mentionsNeedle && (wf.original.includes('@mrtr-port-todo') || wf.original.includes('@mcp-codemod-error'))) considered.add(wf);
   }
 
   // Stage: SDK v1 → v2 with the official codemod.
-  const v1 = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged' && isV1Source(wf.original));
+  const v1 = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged' && wf.mentionsNeedle && isV1Source(wf.original));
   const layout = new PackageLayout(cwd);
   if (skipV1) {
     for (const wf of v1) {
@@ -109,7 +145,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
       considered.add(wf);
       try {
         const migrated = migrateV1Source({ source: wf.original, path: wf.abs, projectType: projectTypes.get(layout.packageRootOf(wf.abs)) });
-        wf.working = migrated.source;
+        wf.migrated = migrated.source;
         wf.outcome.v1Migrated = migrated.changed;
       } catch (error) {
         fail(wf, `v1 migration failed: ${messageOf(error)}`);
@@ -119,7 +155,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
 
   // Stage: analyze (over a mirror holding the migrated texts when the migration changed any file).
   const analyzable = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged');
-  const replaced = new Map(analyzable.filter((wf) => wf.working !== wf.original).map((wf) => [wf.abs, wf.working]));
+  const replaced = new Map(analyzable.filter((wf) => wf.migrated !== undefined && wf.migrated !== wf.original).map((wf) => [wf.abs, wf.migrated!]));
   let mirror: AnalysisMirror | undefined;
   let report;
   try {
@@ -132,7 +168,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
     const wf = work.get(s.file);
     if (!wf || wf.outcome.status !== 'unchanged') continue;
     // A file the analyzer could not parse is left as it was, migration included.
-    wf.working = wf.original;
+    wf.migrated = undefined;
     wf.outcome.v1Migrated = false;
     skip(wf, s.reason);
     considered.add(wf);
@@ -183,7 +219,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
       fail(wf, `output does not parse: ${describeParseProblem(problem)}`);
       continue;
     }
-    wf.output = text;
+    wf.rewritten = text;
     wf.outcome.status = 'changed';
   }
 
@@ -270,8 +306,8 @@ function updateManifests(
     const manifest = join(pkg, 'package.json');
     const imported = new Set<string>();
     for (const wf of files) {
-      if (layout.packageRootOf(wf.abs) !== pkg) continue;
-      for (const name of importedPackages(wf.outcome.status === 'changed' ? wf.output : wf.original)) imported.add(name);
+      if (!wf.mayImportPackages || layout.packageRootOf(wf.abs) !== pkg) continue;
+      for (const name of importedPackages(wf.output)) imported.add(name);
     }
     const file = io.relOf(manifest);
     let raw: string;
@@ -305,25 +341,13 @@ async function resolveDependencies(partial: Partial<PortDependencies> | undefine
   return { ...(await loadDefaultDependencies()), ...partial };
 }
 
-function newWorkFile(abs: string, rel: string, text: string): WorkFile {
-  return {
-    abs,
-    rel,
-    original: text,
-    working: text,
-    output: text,
-    sites: [],
-    outcome: { file: rel, status: 'unchanged', v1Migrated: false, sites: 0, markers: 0, codemodMarkers: 0 },
-  };
-}
-
 function skip(wf: WorkFile, reason: string): void {
   wf.outcome.status = 'skipped';
   wf.outcome.reason = reason;
 }
 
 function fail(wf: WorkFile, error: string): void {
-  wf.output = wf.original;
+  wf.rewritten = undefined;
   wf.outcome.status = 'failed';
   wf.outcome.error = error;
   delete wf.outcome.diff;

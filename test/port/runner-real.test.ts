@@ -67,6 +67,16 @@ describe('port on an SDK v2 project (notes-v2)', () => {
   }, 60_000);
 });
 
+describe('--codec sdk', () => {
+  it("writes the SDK-codec helper (byte-identical to the runtime's) and imports it", async () => {
+    dir = copyFixture('projects', 'notes-v2');
+    const result = await runPort({ cwd: dir, paths: ['.'], codec: 'sdk' });
+    expect(result.helpers).toEqual([expect.objectContaining({ file: 'src/mrtr-continuation-sdk.ts', status: 'written' })]);
+    expect(read('src/mrtr-continuation-sdk.ts')).toBe(readFileSync(join(repoRoot, 'src/runtime/mrtr-continuation-sdk.ts'), 'utf8'));
+    expect(read('src/server.ts')).toContain(`from './mrtr-continuation-sdk.js';`);
+  }, 60_000);
+});
+
 describe('port on an SDK v1 project (notes-v1)', () => {
   it('migrates with the official codemod, then ports; package.json moves to v2; the result type-checks', async () => {
     dir = copyFixture('projects', 'notes-v1');
