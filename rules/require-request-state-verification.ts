@@ -24,7 +24,7 @@ export default createRule<Options, MessageIds>({
     type: 'problem',
     docs: {
       description: 'Require `ctx.mcpReq.requestState()` to be verified, by the server\'s verify seam or the codec, before it is used.',
-      recommended: 'recommended',
+      recommended: 'strict',
       requiresTypeChecking: false,
     },
     messages: {

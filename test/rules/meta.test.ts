@@ -1,0 +1,178 @@
+/**
+ * The plugin's completeness: every rule file is registered under its own name, documented with the
+ * required sections, tested with valid and invalid cases, placed in the configs its meta asks for, and
+ * listed in docs/eslint-plugin.md as its meta says. Then the configs are loaded into a real ESLint.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import fg from 'fast-glob';
+import { describe, expect, it } from 'vitest';
+import { rules } from '../../rules/index.js';
+import plugin from '../../rules/plugin.js';
+import { MARKERS } from '../../src/vocabulary.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Files in rules/ that are not rules. */
+const NOT_RULES = new Set(['index.ts', 'plugin.ts', 'create-rule.ts']);
+const ruleFiles = readdirSync(join(root, 'rules'), { withFileTypes: true })
+  .filter((e) => e.isFile() && e.name.endsWith('.ts') && !NOT_RULES.has(e.name))
+  .map((e) => e.name.replace(/\.ts$/, ''))
+  .sort();
+const registered = rules as Record<string, (typeof rules)[keyof typeof rules]>;
+const DOC_SECTIONS = ['## Rule Details', '### ❌ Incorrect', '### ✅ Correct', '## Options', '## When Not To Use It'];
+
+interface RuleMetaView {
+  name: string;
+  meta: {
+    type: string;
+    docs?: { description: string; recommended: 'recommended' | 'strict'; requiresTypeChecking: boolean; url?: string };
+    hasSuggestions?: boolean;
+    messages: Record<string, string>;
+    schema: unknown;
+  };
+}
+
+describe('rule registry', () => {
+  it('finds rule files', () => {
+    expect(ruleFiles.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('registers exactly the rule files, alphabetically', () => {
+    expect(Object.keys(rules)).toEqual(ruleFiles);
+  });
+
+  describe.each(ruleFiles)('%s', (file) => {
+    const rule = registered[file] as unknown as RuleMetaView;
+
+    it('is named after its file and has complete meta', () => {
+      expect(rule, `rules/index.ts is missing ${file}`).toBeDefined();
+      expect(rule.name).toBe(file);
+      expect(rule.meta.type).toBe('problem');
+      expect(rule.meta.docs?.requiresTypeChecking).toBe(false);
+      expect(['recommended', 'strict']).toContain(rule.meta.docs?.recommended);
+      expect(rule.meta.docs?.description).toMatch(/^[A-Z][^\n]*\.$/); // one sentence, imperative, capitalised
+      expect(rule.meta.docs?.url).toBe(`https://github.com/mrtr-port/mrtr-port/blob/main/docs/rules/${file}.md`);
+      for (const id of Object.keys(rule.meta.messages)) expect(id).toMatch(/^[a-z][a-zA-Z]*$/);
+    });
+
+    it('has an option schema that closes objects and describes each option', () => {
+      for (const item of [rule.meta.schema].flat() as { type?: string; properties?: Record<string, { description?: string }>; additionalProperties?: boolean }[]) {
+        if (item.type !== 'object') continue;
+        expect(item.additionalProperties).toBe(false);
+        for (const [option, spec] of Object.entries(item.properties ?? {})) expect(spec.description, option).toBeTruthy();
+      }
+    });
+
+    it('has docs/rules/<name>.md with title, description and the required sections', () => {
+      const path = join(root, 'docs', 'rules', `${file}.md`);
+      expect(existsSync(path), path).toBe(true);
+      const doc = readFileSync(path, 'utf8');
+      const lines = doc.split('\n');
+      expect(lines[0]).toBe(`# mrtr/${file}`);
+      expect(lines[2]).toBe(rule.meta.docs?.description);
+      let last = -1;
+      for (const section of DOC_SECTIONS) {
+        const at = doc.indexOf(`\n${section}\n`);
+        expect(at, `${file}.md lacks "${section}"`).toBeGreaterThan(last);
+        last = at;
+      }
+      const badge = lines.find((l) => l.startsWith('💼')) ?? '';
+      expect(badge.includes('`recommended`'), `${file}.md badge line`).toBe(rule.meta.docs?.recommended === 'recommended');
+      expect(badge.includes('💡 has suggestions'), `${file}.md suggestions badge`).toBe(rule.meta.hasSuggestions === true);
+      // Every option in the schema is documented under ## Options.
+      const options = doc.slice(doc.indexOf('\n## Options\n'), doc.indexOf('\n## When Not To Use It\n'));
+      for (const item of [rule.meta.schema].flat() as { properties?: Record<string, unknown> }[]) {
+        for (const option of Object.keys(item.properties ?? {})) expect(options, `${file}.md option ${option}`).toContain(`\`${option}\``);
+      }
+    });
+
+    it('has RuleTester cases: at least one valid and one invalid', () => {
+      const path = join(root, 'test', 'rules', `${file}.test.ts`);
+      expect(existsSync(path), path).toBe(true);
+      const text = readFileSync(path, 'utf8');
+      expect(text).toMatch(new RegExp(`ruleTester\\.run\\(\\s*'${file}'`));
+      expect(text).toMatch(/\bvalid:\s*\[\s*[^\s\]]/);
+      expect(text).toMatch(/\binvalid:\s*\[\s*[^\s\]]/);
+    });
+
+    it('is in strict, and in recommended exactly when its docs say so', () => {
+      const id = `mrtr/${file}`;
+      expect(plugin.configs.strict.rules?.[id]).toBe('error');
+      expect(plugin.configs.recommended.rules?.[id]).toBe(rule.meta.docs?.recommended === 'recommended' ? 'error' : undefined);
+    });
+  });
+});
+
+describe('plugin object and configs', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+
+  it('has meta with the package name, version and the mrtr namespace', () => {
+    expect(plugin.meta).toEqual({ name: 'mrtr-port', version: pkg.version, namespace: 'mrtr' });
+    expect(plugin.rules).toBe(rules);
+  });
+
+  it('builds named flat configs that hold the plugin object itself; recommended ⊂ strict', () => {
+    expect(plugin.configs.recommended.name).toBe('mrtr/recommended');
+    expect(plugin.configs.strict.name).toBe('mrtr/strict');
+    expect(plugin.configs.recommended.plugins?.mrtr).toBe(plugin);
+    expect(plugin.configs.strict.plugins?.mrtr).toBe(plugin);
+    const recommended = Object.keys(plugin.configs.recommended.rules ?? {});
+    const strict = Object.keys(plugin.configs.strict.rules ?? {});
+    expect(recommended.length).toBeGreaterThan(0);
+    for (const id of recommended) expect(strict).toContain(id);
+    expect(strict.sort()).toEqual(Object.keys(rules).map((n) => `mrtr/${n}`).sort());
+  });
+
+  it('lists every rule in docs/eslint-plugin.md as its meta says', () => {
+    const doc = readFileSync(join(root, 'docs', 'eslint-plugin.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('<!-- rules-table'), doc.indexOf('<!-- /rules-table -->'));
+    const rows = table.split('\n').filter((l) => l.startsWith('| [`mrtr/'));
+    expect(rows).toHaveLength(ruleFiles.length);
+    for (const file of ruleFiles) {
+      const rule = registered[file] as unknown as RuleMetaView;
+      const row = rows.find((r) => r.startsWith(`| [\`mrtr/${file}\`](rules/${file}.md) |`));
+      expect(row, `docs/eslint-plugin.md row for ${file}`).toBeDefined();
+      const cells = row!.split(' | ').map((c) => c.replace(/^\| |\s*\|$/g, '').trim());
+      expect(cells[1]).toBe(rule.meta.docs?.description);
+      expect(cells[2]).toBe(rule.meta.docs?.recommended === 'recommended' ? '💼' : '');
+      expect(cells[3]).toBe('🔒');
+      expect(cells[4]).toBe(rule.meta.hasSuggestions ? '💡' : '');
+    }
+  });
+});
+
+describe('configs in a real ESLint', () => {
+  const linter = new Linter({ configType: 'flat' });
+  const lint = (code: string, config: Linter.Config, filename = 'server.ts'): Linter.LintMessage[] =>
+    linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, { files: ['**/*.ts'], ...config }], { filename });
+
+  it('recommended reports a plain-text requestState under the mrtr namespace', () => {
+    const messages = lint(`export const r = inputRequired({ inputRequests: {}, requestState: JSON.stringify({ step: 1 }) });`, plugin.configs.recommended as Linter.Config);
+    expect(messages.map((m) => m.ruleId)).toEqual(['mrtr/no-unsigned-request-state']);
+    expect(messages[0].severity).toBe(2);
+  });
+
+  it('strict adds the rules recommended leaves out', () => {
+    const code = `export async function h(ctx: { mcpReq: { requestState(): unknown } }) { return ctx.mcpReq.requestState(); }`;
+    expect(lint(code, plugin.configs.recommended as Linter.Config)).toEqual([]);
+    expect(lint(code, plugin.configs.strict as Linter.Config).map((m) => m.ruleId)).toEqual(['mrtr/require-request-state-verification']);
+  });
+
+  // The port's outputs are what users get: where it ported (no marker left), strict must be quiet.
+  const outputs = fg
+    .sync('fixtures/**/*.output.{ts,mts,js}', { cwd: root })
+    .filter((f) => !readFileSync(join(root, f), 'utf8').includes(MARKERS.todo))
+    .sort();
+
+  it('finds ported fixture outputs', () => {
+    expect(outputs.length).toBeGreaterThan(0);
+  });
+
+  it.each(outputs)('%s lints clean under strict', (file) => {
+    const messages = lint(readFileSync(join(root, file), 'utf8'), plugin.configs.strict as Linter.Config, file);
+    expect(messages.map((m) => `${m.line}:${m.column} ${m.ruleId ?? 'parse'} ${m.message}`)).toEqual([]);
+  });
+});
