@@ -195,7 +195,9 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
     if (wf.sites.some((s) => s.portability !== 'guarded')) {
       const pkg = layout.packageRootOf(wf.abs);
       const helperPath = helperPaths.get(pkg) ?? helperPathFor(pkg, [wf.abs], template.fileName);
-      const continuationImport = helperImportSpecifier(wf.abs, helperPath, layout.importSuffix(wf.working, pkg));
+      // the transform names the default helper and derives the `-sdk` variant itself under --codec sdk
+      const importTarget = codec === 'sdk' ? helperPath.replace(/-sdk(\.[cm]?ts)$/, '$1') : helperPath;
+      const continuationImport = helperImportSpecifier(wf.abs, importTarget, layout.importSuffix(wf.working, pkg));
       try {
         text = deps.transform({
           source: wf.working,

@@ -74,7 +74,10 @@ describe('--codec sdk', () => {
     expect(result.helpers).toEqual([expect.objectContaining({ file: 'src/mrtr-continuation-sdk.ts', status: 'written' })]);
     expect(read('src/mrtr-continuation-sdk.ts')).toBe(readFileSync(join(repoRoot, 'src/runtime/mrtr-continuation-sdk.ts'), 'utf8'));
     expect(read('src/server.ts')).toContain(`from './mrtr-continuation-sdk.js';`);
-  }, 60_000);
+    const tsc = typeCheck(dir);
+    expect(tsc.output).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
 });
 
 describe('port on an SDK v1 project (notes-v1)', () => {
