@@ -1,13 +1,18 @@
 /**
- * Type-checks many files in ONE TypeScript program (strict, like a user's project), with
- * the continuation module the port imports (`./mrtr-continuation[-sdk][.js]`) resolved to the given
- * runtime file. One program for all fixtures keeps the test fast.
+ * Type-checks many files in ONE TypeScript program (strict, like a user's project), with the
+ * continuation modules the port imports (`./mrtr-continuation[.js]`, `./mrtr-continuation-sdk[.js]`)
+ * resolved to the runtime files. One program for all fixtures keeps the test fast.
  */
 import ts from 'typescript';
 
 const CONTINUATION_SPECIFIER = /^\.\/mrtr-continuation(-sdk)?(\.js)?$/;
 
-export function typeCheck(files: readonly string[], runtimeFile?: string): string[] {
+export interface RuntimeFiles {
+  aead: string;
+  sdk: string;
+}
+
+export function typeCheck(files: readonly string[], runtime?: RuntimeFiles): string[] {
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     // Bundler resolution accepts both relative-import styles the port keeps (`./x.js` and `./x`)
@@ -23,13 +28,15 @@ export function typeCheck(files: readonly string[], runtimeFile?: string): strin
   const host = ts.createCompilerHost(options);
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, opts, sourceFile) =>
     literals.map((literal) => {
-      if (runtimeFile && CONTINUATION_SPECIFIER.test(literal.text)) {
-        return { resolvedModule: { resolvedFileName: runtimeFile, extension: ts.Extension.Ts, isExternalLibraryImport: false } };
+      const continuation = CONTINUATION_SPECIFIER.exec(literal.text);
+      if (runtime && continuation) {
+        const resolvedFileName = continuation[1] ? runtime.sdk : runtime.aead;
+        return { resolvedModule: { resolvedFileName, extension: ts.Extension.Ts, isExternalLibraryImport: false } };
       }
       const mode = ts.getModeForUsageLocation(sourceFile, literal, opts);
       return ts.resolveModuleName(literal.text, containingFile, opts, host, undefined, redirected, mode);
     });
-  const program = ts.createProgram({ rootNames: [...files, ...(runtimeFile ? [runtimeFile] : [])], options, host });
+  const program = ts.createProgram({ rootNames: [...files, ...(runtime ? [runtime.aead, runtime.sdk] : [])], options, host });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const where = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
     const file = d.file ? d.file.fileName : '';
