@@ -53,22 +53,20 @@ export async function scanMarkers(cwd: string, files: readonly string[]): Promis
   return { markers, acknowledged };
 }
 
-/** `@mcp-codemod-error` inside a comment on that line (a mention in a string does not count). */
+/**
+ * `/* @mcp-codemod-error … *\/`: the marker opens a block comment, the only form the codemod writes.
+ * A mention elsewhere (prose in a comment, even at the start of a `//` line; a string) is not a marker.
+ */
+const SDK_CODEMOD_RE = /\/\*\s*@mcp-codemod-error\b(.*)$/;
+
 export function findSdkCodemodMarkers(text: string): Array<Omit<MarkerEntry, 'file'>> {
   if (!text.includes(MARKERS.sdkCodemod)) return [];
   const found: Array<Omit<MarkerEntry, 'file'>> = [];
-  const lines = text.split(/\r?\n/);
-  lines.forEach((line, index) => {
-    const at = line.indexOf(MARKERS.sdkCodemod);
-    if (at < 0) return;
-    const commentStart = Math.max(line.lastIndexOf('/*', at), line.lastIndexOf('//', at));
-    const lineIsInBlockComment = /^\s*\*/.test(line);
-    if (commentStart < 0 && !lineIsInBlockComment) return;
-    const message = line
-      .slice(at + MARKERS.sdkCodemod.length)
-      .replace(/\*\/.*$/, '')
-      .trim();
-    found.push({ line: index + 1, column: (commentStart >= 0 ? commentStart : at) + 1, reason: SDK_CODEMOD_REASON, message });
+  text.split(/\r?\n/).forEach((line, index) => {
+    const m = SDK_CODEMOD_RE.exec(line);
+    if (!m) return;
+    const message = m[1].replace(/\*\/.*$/, '').trim();
+    found.push({ line: index + 1, column: m.index + 1, reason: SDK_CODEMOD_REASON, message });
   });
   return found;
 }

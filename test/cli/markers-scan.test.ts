@@ -28,19 +28,20 @@ describe('scanMarkers', () => {
 });
 
 describe('findSdkCodemodMarkers', () => {
-  it('finds the official codemod marker in block and line comments, not in strings', () => {
+  it('finds the official codemod marker where it opens a block comment, not in prose or strings', () => {
     const text = [
       'const msg = "@mcp-codemod-error is what the codemod writes";',
       '    /* @mcp-codemod-error The context object is forwarded to confirm(…) */',
-      '// @mcp-codemod-error check this',
+      '/*@mcp-codemod-error check this*/ call();',
+      '        // @mcp-codemod-error comment in the saved file (wrapped prose, not a marker)',
       '/*',
-      ' * @mcp-codemod-error inside a long comment',
+      ' * the inserted @mcp-codemod-error comment is checked below',
       ' */',
+      '// prose that mentions @mcp-codemod-error mid-sentence',
     ].join('\n');
     expect(findSdkCodemodMarkers(text)).toEqual([
       { line: 2, column: 5, reason: 'mcp-codemod-error', message: 'The context object is forwarded to confirm(…)' },
       { line: 3, column: 1, reason: 'mcp-codemod-error', message: 'check this' },
-      { line: 5, column: 4, reason: 'mcp-codemod-error', message: 'inside a long comment' },
     ]);
   });
 });
