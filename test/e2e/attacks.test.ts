@@ -31,6 +31,8 @@ const TARGETS: readonly { fixture: E2eFixture; otherArguments?: Call }[] = [
   { fixture: fixtureNamed('onboarding-prompt'), otherArguments: { kind: 'prompt', name: 'onboarding', arguments: { team: 'security' } } },
   { fixture: fixtureNamed('incident-resource'), otherArguments: { kind: 'resource', uri: 'incident://INC-7' } },
   { fixture: fixtureNamed('runbook-resource') },
+  { fixture: fixtureNamed('key-rotation-lowlevel'), otherArguments: { kind: 'tool', name: 'rotate_key', arguments: { keyId: 'signing-2026' } } },
+  { fixture: fixtureNamed('export-capability'), otherArguments: { kind: 'tool', name: 'export_report', arguments: { report: 'payroll' } } },
 ];
 
 interface InputRequiredShape {

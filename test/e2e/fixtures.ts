@@ -4,7 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { Client, CreateMessageResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, Server } from '@modelcontextprotocol/server';
 import type { FixtureModule } from './contract.js';
 import { fixturePath, type AnswerScript } from './harness.js';
 
@@ -17,8 +17,9 @@ export type Call =
  * accept / decline / cancel: every elicitation gets that answer. invalid-then-valid: the first answer is an
  * accept whose content fails the requestedSchema, every later one is valid. sampled: the client model
  * replies. roots: the client lists its roots (the port reads them from configuration instead).
+ * no-elicitation: the client does not declare elicitation, so the server must take its fallback.
  */
-export type ScenarioName = 'accept' | 'decline' | 'cancel' | 'invalid-then-valid' | 'sampled' | 'roots';
+export type ScenarioName = 'accept' | 'decline' | 'cancel' | 'invalid-then-valid' | 'sampled' | 'roots' | 'no-elicitation';
 
 export interface E2eFixture {
   /** File stem under fixtures/e2e, also the replica mount path. */
@@ -121,6 +122,31 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { environment: 'prod' },
   },
   {
+    name: 'key-rotation-lowlevel',
+    call: { kind: 'tool', name: 'rotate_key', arguments: { keyId: 'signing-2025' } },
+    scenarios: {
+      accept: 'Rotated signing-2025 (compromised)',
+      decline: 'Key signing-2025 kept (decline)',
+      cancel: 'Key signing-2025 kept (cancel)',
+      'invalid-then-valid': 'Rotated signing-2025 (compromised)',
+    },
+    valid: { confirm: true, reason: 'compromised' },
+    invalid: { confirm: true, reason: 'bored' },
+  },
+  {
+    name: 'export-capability',
+    call: { kind: 'tool', name: 'export_report', arguments: { report: 'q3-revenue' } },
+    scenarios: {
+      accept: 'Exported q3-revenue as pdf',
+      decline: 'Exported q3-revenue as csv',
+      cancel: 'Export of q3-revenue cancelled',
+      'invalid-then-valid': 'Exported q3-revenue as pdf',
+      'no-elicitation': 'Exported q3-revenue as csv',
+    },
+    valid: { format: 'pdf' },
+    invalid: { format: 'docx' },
+  },
+  {
     name: 'workspace-roots',
     call: { kind: 'tool', name: 'search_workspace', arguments: { pattern: 'TODO' } },
     scenarios: { roots: 'Searched "TODO" under file:///srv/data, file:///srv/logs' },
@@ -134,8 +160,8 @@ export function fixtureNamed(name: string): E2eFixture {
 }
 
 /** The legacy original, imported in-process. */
-export async function loadLegacy(name: string): Promise<FixtureModule<McpServer>> {
-  return (await import(pathToFileURL(fixturePath(name, 'input')).href)) as FixtureModule<McpServer>;
+export async function loadLegacy(name: string): Promise<FixtureModule<McpServer | Server>> {
+  return (await import(pathToFileURL(fixturePath(name, 'input')).href)) as FixtureModule<McpServer | Server>;
 }
 
 function requestedProperties(params: ElicitRequestParams): string[] {
@@ -172,6 +198,8 @@ export function scriptFor(fixture: E2eFixture, scenario: ScenarioName): AnswerSc
       return { sample: () => SAMPLED_REPLY };
     case 'roots':
       return { roots: CLIENT_ROOTS };
+    case 'no-elicitation':
+      return { capabilities: { sampling: {}, roots: {} } };
   }
 }
 

@@ -8,8 +8,14 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+} from '@modelcontextprotocol/client';
+import type { McpServer, Server } from '@modelcontextprotocol/server';
 import { MemoryEffectLog, readEffects, type FixtureModule, type SideEffect } from './contract.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -177,6 +183,8 @@ function describeBody(body: unknown): Omit<RoutedRequest, 'replica'> {
 
 /** How the scripted user answers; counts how often the server asked. */
 export interface AnswerScript {
+  /** What the client declares (default: elicitation, sampling and roots). */
+  capabilities?: ClientCapabilities;
   elicit?(params: ElicitRequestParams, askNumber: number): ElicitResult;
   sample?(params: CreateMessageRequestParams): CreateMessageResult;
   roots?: { uri: string; name?: string }[];
@@ -188,33 +196,41 @@ export interface AskCounts {
   roots: number;
 }
 
-export const CLIENT_CAPABILITIES = { elicitation: { form: {} }, sampling: {}, roots: {} };
+export const CLIENT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
 
 /** A real client; `era` picks the negotiation, `manual` turns off automatic input_required fulfilment. */
 export function makeClient(script: AnswerScript, era: 'legacy' | 'modern', manual = false): { client: Client; asks: AskCounts } {
   const client = new Client(
     { name: 'mrtr-port-e2e', version: '0.0.1' },
     {
-      capabilities: CLIENT_CAPABILITIES,
+      capabilities: script.capabilities ?? CLIENT_CAPABILITIES,
       ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
       ...(manual ? { inputRequired: { autoFulfill: false } } : {}),
     },
   );
   const asks: AskCounts = { elicit: 0, sample: 0, roots: 0 };
-  client.setRequestHandler('elicitation/create', async (request) => {
-    asks.elicit += 1;
-    if (script.elicit === undefined) throw new Error('this scenario does not answer elicitations');
-    return script.elicit(request.params, asks.elicit);
-  });
-  client.setRequestHandler('sampling/createMessage', async (request) => {
-    asks.sample += 1;
-    if (script.sample === undefined) throw new Error('this scenario does not answer sampling');
-    return script.sample(request.params as CreateMessageRequestParams);
-  });
-  client.setRequestHandler('roots/list', async () => {
-    asks.roots += 1;
-    return { roots: script.roots ?? [] };
-  });
+  const declared = script.capabilities ?? CLIENT_CAPABILITIES;
+  // the client refuses handlers for capabilities it does not declare
+  if (declared.elicitation !== undefined) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asks.elicit += 1;
+      if (script.elicit === undefined) throw new Error('this scenario does not answer elicitations');
+      return script.elicit(request.params, asks.elicit);
+    });
+  }
+  if (declared.sampling !== undefined) {
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      asks.sample += 1;
+      if (script.sample === undefined) throw new Error('this scenario does not answer sampling');
+      return script.sample(request.params as CreateMessageRequestParams);
+    });
+  }
+  if (declared.roots !== undefined) {
+    client.setRequestHandler('roots/list', async () => {
+      asks.roots += 1;
+      return { roots: script.roots ?? [] };
+    });
+  }
   return { client, asks };
 }
 
@@ -226,7 +242,7 @@ export interface Run<T> {
 
 /** The legacy original, in-process, 2025 era. */
 export async function runLegacy<T>(
-  fixture: FixtureModule<McpServer>,
+  fixture: FixtureModule<McpServer | Server>,
   script: AnswerScript,
   act: (client: Client) => Promise<T>,
 ): Promise<Run<T>> {

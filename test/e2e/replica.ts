@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { createMcpHandler, type McpHttpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpHttpHandler, type McpServer, type Server } from '@modelcontextprotocol/server';
 import { FileEffectLog, type FixtureModule } from './contract.js';
 
 interface Mount {
@@ -29,7 +29,7 @@ const mounts = JSON.parse(requiredEnv('E2E_MODULES')) as Mount[];
 
 const handlers = new Map<string, McpHttpHandler>();
 for (const { mount, file } of mounts) {
-  const fixture = (await import(pathToFileURL(file).href)) as FixtureModule<McpServer>;
+  const fixture = (await import(pathToFileURL(file).href)) as FixtureModule<McpServer | Server>;
   handlers.set(`/${mount}`, createMcpHandler(() => fixture.buildServer(effects)));
 }
 

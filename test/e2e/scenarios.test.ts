@@ -63,6 +63,9 @@ describe(`ported servers (ported by: ${portSource()}) against the legacy origina
             expect(legacy.asks.roots).toBe(1);
             expect(ported.asks.roots).toBe(0); // retired to configuration: no round at all
             expect(rounds).toHaveLength(1);
+          } else if (scenario === 'no-elicitation') {
+            expect(ported.asks).toEqual({ elicit: 0, sample: 0, roots: 0 }); // the fallback, in one round
+            expect(rounds).toHaveLength(1);
           } else if (scenario === 'invalid-then-valid') {
             expect(ported.asks.elicit).toBeGreaterThan(legacy.asks.elicit); // the invalid answer was asked again
             expect(rounds.length).toBeGreaterThanOrEqual(3);
