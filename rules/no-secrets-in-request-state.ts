@@ -88,6 +88,8 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{ signOnlyCodecs: [], secretWords: [], allowedKeys: [] }],
   create(context, [options]) {
     const sourceCode = context.sourceCode;
+    // Most files never mint: skip them before any listener runs.
+    if (!sourceCode.text.includes(`.${CODEC_MINT}`)) return {};
     const secretWords = new Set([...SECRET_WORDS, ...(options.secretWords ?? []).map((w) => w.toLowerCase())]);
     const allowedKeys = new Set(options.allowedKeys ?? []);
     const namedCodecs = (options.signOnlyCodecs ?? []).map((c) => c.split('.'));

@@ -5,7 +5,7 @@ import { createRule } from './create-rule.js';
 import type { DeclineHypothesis, Reask } from './lib/decline-walk.js';
 import { findReaskOnDecline } from './lib/decline-walk.js';
 import type { AnswerRead, ReadForm } from './lib/elicit-answers.js';
-import { comparedValues, fieldUses, rawRead, readerCall } from './lib/elicit-answers.js';
+import { CONTINUATION_ANSWER_READER, comparedValues, fieldUses, rawRead, readerCall } from './lib/elicit-answers.js';
 import { calleeName, memberPath, propertyName, staticString } from './lib/expressions.js';
 import { builderName, objectLiteral } from './lib/mrtr-shapes.js';
 import type { FunctionNode } from './lib/resolve.js';
@@ -15,6 +15,8 @@ export type Options = [];
 export type MessageIds = 'reaskOnDecline' | 'acceptedContentOnly' | 'missingDeclineCancel' | 'returnOnDeclineOrCancel';
 
 const ELICIT_BUILDERS = new Set<string>([MRTR_API.builders.elicitation, MRTR_API.builders.elicitationUrl]);
+/** Texts one of which every answer read contains (`inputResponse` also covers `inputResponses`). */
+const ANSWER_HINTS = [MRTR_API.inputResponse, MRTR_API.acceptedContent, CONTINUATION_ANSWER_READER];
 const OTHER_BUILDERS = new Set<string>([MRTR_API.builders.sampling, MRTR_API.builders.roots]);
 
 export default createRule<Options, MessageIds>({
@@ -42,6 +44,8 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
+    // Answers are only read through `inputResponse(s)`, `acceptedContent` or the helper's reader: skip other files.
+    if (!ANSWER_HINTS.some((hint) => sourceCode.text.includes(hint))) return {};
     const reads: AnswerRead[] = [];
     /** Question key → which builders ask it in this file (`elicit`, `createMessage`, ...). */
     const builders = new Map<string, Set<string>>();

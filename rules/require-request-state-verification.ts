@@ -49,6 +49,8 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{ verifiers: [] }],
   create(context, [options]) {
     const sourceCode = context.sourceCode;
+    // Most files never read the state: skip them before any listener runs.
+    if (!sourceCode.text.includes('requestState')) return {};
     const verifiers = new Set([...DEFAULT_VERIFIERS, ...(options.verifiers ?? [])]);
     const accessorCalls: TSESTree.CallExpression[] = [];
     let seamConfigured = false;
