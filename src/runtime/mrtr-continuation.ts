@@ -299,7 +299,7 @@ export function rootsFromConfig(env: Record<string, string | undefined> | undefi
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Sealing
+// Sealing: payload checks, bind digest, freshness and open, the same whatever protects the wire string
 // ---------------------------------------------------------------------------------------------------
 
 interface Config {
@@ -310,7 +310,7 @@ interface Config {
   now: () => number;
 }
 
-/** The authenticated plaintext: bind digest, issued/expiry (ms), and the payload without `bind`. */
+/** The protected payload: bind digest, issued/expiry (ms), and the payload without `bind`. */
 interface Envelope {
   d: string;
   i: number;
@@ -318,54 +318,38 @@ interface Envelope {
   p: { step: string; [carried: string]: unknown };
 }
 
-interface DerivedKey {
-  id: string;
-  key: unknown;
+/** How an envelope becomes a wire string and back: the one part that differs between helper variants. */
+interface Codec {
+  /** The wire string for `envelope` (`json` is its serialization), bound to ctx's audience and principal. */
+  seal(ctx: ContinuationContext, envelope: Envelope, json: string): Promise<string>;
+  /** The decoded envelope if `state` is authentic and bound to ctx's audience and principal, else undefined. */
+  unseal(state: string, ctx: ContinuationContext): Promise<unknown>;
 }
-
-const WIRE_VERSION = 'v1';
-const HKDF_SALT = 'mrtr-continuation/v1';
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
-const KEY_ID_BYTES = 8;
-const KEY_ID_CHARS = 11; // base64url of 8 bytes
 
 class Sealer {
   readonly config: Config;
   readonly ephemeral: boolean;
-  private derived: Promise<DerivedKey[]> | undefined;
+  private readonly codec: Codec;
 
   constructor(config: Config, ephemeral = false) {
     this.config = config;
     this.ephemeral = ephemeral;
+    this.codec = createCodec(config);
   }
 
   async seal(ctx: ContinuationContext, payload: SealedPayload): Promise<string> {
     if (!isRecord(payload) || typeof payload.step !== 'string') throw new TypeError('continuation.seal: payload.step must be a string');
     const { bind, ...carried } = payload;
     if (!isBind(bind)) throw new TypeError('continuation.seal: payload.bind must come from bindRequest()');
-    const [keys, digest] = await Promise.all([this.keys(), bindDigest(bind)]);
     const issued = this.config.now();
-    const envelope: Envelope = { d: digest, i: issued, e: issued + this.config.ttlMs, p: carried as Envelope['p'] };
-    let plaintext: string;
+    const envelope: Envelope = { d: await bindDigest(bind), i: issued, e: issued + this.config.ttlMs, p: carried as Envelope['p'] };
+    let json: string;
     try {
-      plaintext = JSON.stringify(envelope);
+      json = JSON.stringify(envelope);
     } catch {
       throw new TypeError('continuation.seal: the carried payload must be JSON-serializable'); // never echo the payload
     }
-    const sealing = keys[0];
-    if (sealing === undefined) throw new RangeError('continuation.seal: no key');
-    const header = `${WIRE_VERSION}.${sealing.id}`;
-    const nonce = webCrypto().getRandomValues(new Uint8Array(NONCE_BYTES));
-    const ciphertext = await webCrypto().subtle.encrypt(
-      { name: 'AES-GCM', iv: nonce, additionalData: this.aad(sealing.id, ctx), tagLength: TAG_BYTES * 8 },
-      sealing.key,
-      utf8(plaintext),
-    );
-    const body = new Uint8Array(NONCE_BYTES + ciphertext.byteLength);
-    body.set(nonce, 0);
-    body.set(new Uint8Array(ciphertext), NONCE_BYTES);
-    const state = `${header}.${base64UrlEncode(body)}`;
+    const state = await this.codec.seal(ctx, envelope, json);
     if (state.length > MAX_STATE_CHARS) {
       throw new RangeError(`continuation.seal: the sealed state is ${state.length} characters, over the ${MAX_STATE_CHARS} limit; carry ids instead of content`);
     }
@@ -393,49 +377,85 @@ class Sealer {
 
   /** The envelope of a well-formed, authentic, current state for this audience and principal, else undefined. */
   async unseal(state: unknown, ctx: ContinuationContext): Promise<Envelope | undefined> {
-    // Every check before decryption looks only at attacker-supplied bytes, never at secret ones.
     if (typeof state !== 'string' || state.length > MAX_STATE_CHARS) return undefined;
-    const parts = state.split('.');
-    if (parts.length !== 3) return undefined;
-    const [version, keyId = '', encoded = ''] = parts;
-    if (version !== WIRE_VERSION || keyId.length !== KEY_ID_CHARS) return undefined;
-    const body = base64UrlDecode(encoded);
-    if (body === undefined || body.length < NONCE_BYTES + TAG_BYTES + 2) return undefined;
-    const nonce = body.subarray(0, NONCE_BYTES);
-    const sealed = body.subarray(NONCE_BYTES);
-    for (const candidate of await this.keys()) {
-      if (candidate.id !== keyId) continue;
-      let plaintext: ArrayBuffer;
-      try {
-        plaintext = await webCrypto().subtle.decrypt(
-          { name: 'AES-GCM', iv: nonce, additionalData: this.aad(keyId, ctx), tagLength: TAG_BYTES * 8 },
-          candidate.key,
-          sealed,
-        );
-      } catch {
-        continue; // wrong key with a colliding id, or tampered: the tag check failed
-      }
-      const envelope = parseEnvelope(new TextDecoder().decode(plaintext));
-      return envelope !== undefined && this.fresh(envelope) ? envelope : undefined;
-    }
-    return undefined;
+    const envelope = parseEnvelope(await this.codec.unseal(state, ctx));
+    return envelope !== undefined && this.fresh(envelope) ? envelope : undefined;
   }
 
   private fresh(envelope: Envelope): boolean {
     const now = this.config.now();
     return now <= envelope.e + this.config.slackMs && envelope.i <= now + this.config.slackMs;
   }
+}
 
-  /** Associated data: authenticated, not stored. A different audience or principal fails the tag check. */
-  private aad(keyId: string, ctx: ContinuationContext): Uint8Array {
-    const [clientId, subject] = principalOf(ctx);
-    return utf8(JSON.stringify([HKDF_SALT, keyId, this.config.audience, clientId, subject]));
-  }
+function parseEnvelope(value: unknown): Envelope | undefined {
+  if (!isRecord(value)) return undefined;
+  const { d, i, e, p } = value;
+  if (typeof d !== 'string' || typeof i !== 'number' || typeof e !== 'number' || !isRecord(p)) return undefined;
+  const { step } = p;
+  return typeof step === 'string' ? { d, i, e, p: { ...p, step } } : undefined;
+}
 
-  private keys(): Promise<DerivedKey[]> {
-    this.derived ??= Promise.all(this.config.keys.map(deriveKey));
-    return this.derived;
-  }
+// #region codec: AES-256-GCM with HKDF-derived keys (the SDK-codec variant of this file differs only here)
+
+const WIRE_VERSION = 'v1';
+const HKDF_SALT = 'mrtr-continuation/v1';
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const KEY_ID_BYTES = 8;
+const KEY_ID_CHARS = 11; // base64url of 8 bytes
+
+interface DerivedKey {
+  id: string;
+  key: unknown;
+}
+
+/** `v1.<key id>.<base64url(nonce | ciphertext | tag)>`; audience and principal are associated data. */
+function createCodec(config: Config): Codec {
+  let derived: Promise<DerivedKey[]> | undefined;
+  const keys = (): Promise<DerivedKey[]> => (derived ??= Promise.all(config.keys.map(deriveKey)));
+  // Authenticated, not stored: a different audience or principal fails the tag check.
+  const aad = (keyId: string, ctx: ContinuationContext): Uint8Array =>
+    utf8(JSON.stringify([HKDF_SALT, keyId, config.audience, ...principalOf(ctx)]));
+  return {
+    async seal(ctx, _envelope, json) {
+      const [sealing] = await keys();
+      if (sealing === undefined) throw new RangeError('continuation.seal: no key');
+      const nonce = webCrypto().getRandomValues(new Uint8Array(NONCE_BYTES));
+      const ciphertext = await webCrypto().subtle.encrypt(
+        { name: 'AES-GCM', iv: nonce, additionalData: aad(sealing.id, ctx), tagLength: TAG_BYTES * 8 },
+        sealing.key,
+        utf8(json),
+      );
+      const body = new Uint8Array(NONCE_BYTES + ciphertext.byteLength);
+      body.set(nonce, 0);
+      body.set(new Uint8Array(ciphertext), NONCE_BYTES);
+      return `${WIRE_VERSION}.${sealing.id}.${base64UrlEncode(body)}`;
+    },
+    async unseal(state, ctx) {
+      // Every check before decryption looks only at attacker-supplied bytes, never at secret ones.
+      const parts = state.split('.');
+      if (parts.length !== 3) return undefined;
+      const [version, keyId = '', encoded = ''] = parts;
+      if (version !== WIRE_VERSION || keyId.length !== KEY_ID_CHARS) return undefined;
+      const body = base64UrlDecode(encoded);
+      if (body === undefined || body.length < NONCE_BYTES + TAG_BYTES + 2) return undefined;
+      for (const candidate of await keys()) {
+        if (candidate.id !== keyId) continue;
+        try {
+          const plaintext = await webCrypto().subtle.decrypt(
+            { name: 'AES-GCM', iv: body.subarray(0, NONCE_BYTES), additionalData: aad(keyId, ctx), tagLength: TAG_BYTES * 8 },
+            candidate.key,
+            body.subarray(NONCE_BYTES),
+          );
+          return JSON.parse(new TextDecoder().decode(plaintext)) as unknown;
+        } catch {
+          continue; // tampered, or another key with a colliding id: the tag check failed
+        }
+      }
+      return undefined;
+    },
+  };
 }
 
 /** Per-purpose keys from one secret (HKDF-SHA-256): the AES-256-GCM key, and a public key id. */
@@ -450,19 +470,7 @@ async function deriveKey(secret: string): Promise<DerivedKey> {
   return { key, id: base64UrlEncode(new Uint8Array(id)) };
 }
 
-function parseEnvelope(text: string): Envelope | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(value)) return undefined;
-  const { d, i, e, p } = value;
-  if (typeof d !== 'string' || typeof i !== 'number' || typeof e !== 'number' || !isRecord(p)) return undefined;
-  const { step } = p;
-  return typeof step === 'string' ? { d, i, e, p: { ...p, step } } : undefined;
-}
+// #endregion codec
 
 /** SHA-256 over the canonical JSON of method, name and arguments: the request identity, never the arguments. */
 async function bindDigest(bind: Bind): Promise<string> {

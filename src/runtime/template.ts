@@ -7,21 +7,22 @@ import { readFileSync } from 'node:fs';
 /** The name the helper gets next to the user's sources (transforms import `./mrtr-continuation.js`). */
 export const CONTINUATION_FILE_NAME = 'mrtr-continuation.ts';
 
-/** Which sealing the helper uses: our AES-GCM seal, or the SDK's HMAC codec (`port --codec sdk`). */
+/** Which protection the helper uses: AES-256-GCM (default), or the SDK's HMAC codec (`port --codec sdk`). */
 export type ContinuationCodec = 'aead' | 'sdk';
 
-const SOURCES: Record<ContinuationCodec, string> = {
-  aead: 'mrtr-continuation.ts',
+/** The tested source of each variant, in src/runtime; users get it under the same name (transforms import `-sdk` for the SDK codec). */
+export const CONTINUATION_SOURCES: Readonly<Record<ContinuationCodec, string>> = {
+  aead: CONTINUATION_FILE_NAME,
   sdk: 'mrtr-continuation-sdk.ts',
 };
 
 /**
- * The helper's source text. Works from `src/runtime` (tsx, vitest) and from the built
+ * The helper's source text for a codec. Works from `src/runtime` (tsx, vitest) and from the built
  * `dist/src/runtime` (the package ships `src/runtime` beside `dist`).
  */
 export function continuationTemplate(codec: ContinuationCodec = 'aead'): string {
-  const file = SOURCES[codec];
-  if (file === undefined) throw new RangeError(`continuationTemplate: unknown codec ${JSON.stringify(codec)} (expected aead or sdk)`);
+  const file = Object.hasOwn(CONTINUATION_SOURCES, codec) ? CONTINUATION_SOURCES[codec] : undefined;
+  if (file === undefined) throw new RangeError(`continuationTemplate: unknown codec ${JSON.stringify(codec)} (expected "aead" or "sdk")`);
   const candidates = [new URL(`./${file}`, import.meta.url), new URL(`../../../src/runtime/${file}`, import.meta.url)];
   for (const candidate of candidates) {
     try {

@@ -1,18 +1,45 @@
 // The file `port` writes is the file tested here, byte for byte, and it type-checks in a user's project.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import { CONTINUATION_FILE_NAME, continuationTemplate } from '../../src/runtime/template.js';
+import { CONTINUATION_FILE_NAME, CONTINUATION_SOURCES, continuationTemplate } from '../../src/runtime/template.js';
 
 const RUNTIME_DIR = new URL('../../src/runtime/', import.meta.url);
 
 describe('continuationTemplate', () => {
-  it('is byte-identical to the tested module', () => {
-    const onDisk = readFileSync(new URL('mrtr-continuation.ts', RUNTIME_DIR));
-    expect(Buffer.from(continuationTemplate(), 'utf8').equals(onDisk)).toBe(true);
+  it('is byte-identical to the tested module, for each codec', () => {
+    const aead = readFileSync(new URL('mrtr-continuation.ts', RUNTIME_DIR));
+    const sdk = readFileSync(new URL('mrtr-continuation-sdk.ts', RUNTIME_DIR));
+    expect(Buffer.from(continuationTemplate(), 'utf8').equals(aead)).toBe(true);
+    expect(Buffer.from(continuationTemplate('aead'), 'utf8').equals(aead)).toBe(true);
+    expect(Buffer.from(continuationTemplate('sdk'), 'utf8').equals(sdk)).toBe(true);
     expect(CONTINUATION_FILE_NAME).toBe('mrtr-continuation.ts');
+    expect(CONTINUATION_SOURCES.sdk).toBe('mrtr-continuation-sdk.ts');
+  });
+
+  it('rejects an unknown codec', () => {
+    expect(() => continuationTemplate('hmac' as never)).toThrow(/unknown codec "hmac"/);
+    expect(() => continuationTemplate('toString' as never)).toThrow(/unknown codec/);
+  });
+
+  it('the SDK variant differs from the default only in its header and its codec region', () => {
+    // Both files are real, tested modules; this keeps their shared code from drifting apart.
+    const shared = (text: string): string => {
+      const start = text.indexOf('// ---------------------------------------------------------------------------------------------------\n// Public API');
+      const regionStart = text.indexOf('// #region codec');
+      const regionEnd = text.indexOf('// #endregion codec');
+      expect([start, regionStart, regionEnd].every((i) => i > 0) && start < regionStart && regionStart < regionEnd).toBe(true);
+      return text.slice(start, regionStart) + text.slice(regionEnd);
+    };
+    expect(shared(continuationTemplate('sdk'))).toBe(shared(continuationTemplate('aead')));
+  });
+
+  it('the SDK variant imports nothing but @modelcontextprotocol/server', () => {
+    const imports = continuationTemplate('sdk').match(/^import .* from '([^']+)';$/gm) ?? [];
+    expect(imports).toEqual([`import { createRequestStateCodec } from '@modelcontextprotocol/server';`]);
   });
 
   it('is self-contained: no imports, no node: modules, no ambient process', () => {
@@ -23,8 +50,24 @@ describe('continuationTemplate', () => {
     expect(source).not.toMatch(/(?<![.?\w])process\s*\.\s*env/); // only through a guarded globalThis lookup
   });
 
-  it('rejects an unknown codec', () => {
-    expect(() => continuationTemplate('hmac' as never)).toThrow(/unknown codec/);
+  it('is found from the built package too (dist/src/runtime next to the shipped src/runtime)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mrtr-pkg-'));
+    try {
+      const built = join(dir, 'dist', 'src', 'runtime');
+      const shipped = join(dir, 'src', 'runtime');
+      mkdirSync(built, { recursive: true });
+      mkdirSync(shipped, { recursive: true });
+      writeFileSync(join(shipped, CONTINUATION_FILE_NAME), continuationTemplate());
+      const output = ts.transpileModule(readFileSync(new URL('template.ts', RUNTIME_DIR), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
+      writeFileSync(join(built, 'template.js'), output);
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+      const fromDist = (await import(pathToFileURL(join(built, 'template.js')).href)) as { continuationTemplate: () => string };
+      expect(fromDist.continuationTemplate()).toBe(continuationTemplate());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -73,7 +116,9 @@ describe('the user file type-checks in a user project', () => {
     symlinkSync(new URL('../../node_modules', import.meta.url).pathname, join(dir, 'node_modules'), 'dir');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(join(dir, CONTINUATION_FILE_NAME), continuationTemplate());
+    writeFileSync(join(dir, 'mrtr-continuation-sdk.ts'), continuationTemplate('sdk'));
     writeFileSync(join(dir, 'server.ts'), USER_SERVER);
+    writeFileSync(join(dir, 'server-sdk.ts'), USER_SERVER.replace("from './mrtr-continuation.js'", "from './mrtr-continuation-sdk.js'"));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -106,5 +151,10 @@ describe('the user file type-checks in a user project', () => {
 
   it('a ported handler using every export, against @modelcontextprotocol/server 2.4 (types node)', () => {
     expect(diagnostics({ lib: ['lib.es2022.d.ts'], types: ['node'] }, ['server.ts'])).toEqual([]);
+  });
+
+  it('the same handler on the SDK-codec variant, strictest options', () => {
+    const strictest: ts.CompilerOptions = { lib: ['lib.es2022.d.ts'], types: ['node'], noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true };
+    expect(diagnostics(strictest, ['server-sdk.ts', 'mrtr-continuation-sdk.ts'])).toEqual([]);
   });
 });
