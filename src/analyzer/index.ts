@@ -7,12 +7,12 @@
  * (pass 2) → walk each site out to its entry points → one verdict per site → the JSON report.
  * Synchronous; no type checker; bare TypeScript ASTs with parent pointers.
  */
-import { basename, extname } from 'node:path';
 import type ts from 'typescript';
-import { enclosingFunction, functionName, owningClass, position } from './ast.js';
+import { owningClass, position } from './ast.js';
 import { classifyRoutes } from './classify.js';
 import type { FileIndex } from './file-index.js';
 import type { AnalysisReport, HandlerRef, Site } from './model.js';
+import { leadNames } from './leads.js';
 import { mentionsLegacyVocabulary, wordMatcher } from './prefilter.js';
 import { Project } from './project.js';
 import { Reach, type Route } from './reach.js';
@@ -125,23 +125,11 @@ export function analyze(options: AnalyzeOptions): AnalyzeResult {
   };
 }
 
-/** Names whose mention in another file may lead to a site: the enclosing functions, classes, module. */
 function addLeads(node: ts.Node, index: FileIndex, leads: Set<string>, fresh: Set<string>): void {
-  const add = (name: string | undefined): void => {
-    if (name && name !== 'constructor' && !leads.has(name)) {
-      leads.add(name);
-      fresh.add(name);
-    }
-  };
-  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
-    add(functionName(fn));
-    const cls = owningClass(fn);
-    if (cls?.name) add(cls.name.text);
-  }
-  // a default export is imported under any name: importers name the module instead
-  if (index.exports.has('default')) {
-    const base = basename(index.file, extname(index.file));
-    if (base !== 'index') add(base);
+  for (const name of leadNames(node, index)) {
+    if (name === 'constructor' || leads.has(name)) continue;
+    leads.add(name);
+    fresh.add(name);
   }
 }
 

@@ -10,6 +10,9 @@ import type { SkippedFile } from './model.js';
 
 export type ImportTarget = { file: FileIndex; local: string } | { file: FileIndex; namespace: true };
 
+/** An import binding in `from` that lands in some file: under `local`, naming `name` there, or a namespace. */
+export type Importer = { from: FileIndex; local: string; name: string } | { from: FileIndex; local: string; namespace: true };
+
 export class Project {
   private readonly indexes = new Map<string, FileIndex | null>();
   private readonly texts = new Map<string, string>();
@@ -71,8 +74,15 @@ export class Project {
     return [...this.indexes.values()].filter((x): x is FileIndex => x !== null);
   }
 
+  private readonly moduleCache = new Map<string, string | null>();
+
   resolveModule(from: FileIndex, spec: string): FileIndex | null {
-    const abs = resolveRelative(from.file, spec, (p) => this.fileSet.has(p));
+    const key = `${from.file}\0${spec}`;
+    let abs = this.moduleCache.get(key);
+    if (abs === undefined) {
+      abs = resolveRelative(from.file, spec, (p) => this.fileSet.has(p)) ?? null;
+      this.moduleCache.set(key, abs);
+    }
     return abs ? this.get(abs) : null;
   }
 
@@ -100,23 +110,54 @@ export class Project {
     return undefined;
   }
 
-  /** Does `from` import anything that resolves to `file` (directly or through re-exports)? */
-  importsFrom(from: FileIndex, file: FileIndex): boolean {
-    for (const b of from.imports.values()) {
-      const t = this.resolveImport(from, b.spec, b.imported);
-      if (t && t.file === file) return true;
-      if (t && 'namespace' in t && this.reexportsFrom(t.file, file, 0)) return true;
+  /**
+   * Every import binding, in every parsed file, that lands in `file`: named imports with the local
+   * name they get, and namespace imports of `file` or of a module that re-exports it with `export *`.
+   * Built once per set of parsed files (reach runs after the prefilter passes).
+   */
+  importersOf(file: FileIndex): readonly Importer[] {
+    const parsedCount = this.parsed().length;
+    if (!this.importers || this.importersBuiltAt !== parsedCount) {
+      this.importers = new Map();
+      this.importersBuiltAt = parsedCount;
+      for (const from of this.parsed()) {
+        for (const [local, b] of from.imports) {
+          if (!isRelativeSpecifier(b.spec)) continue;
+          const t = this.resolveImport(from, b.spec, b.imported);
+          if (!t) continue;
+          if ('namespace' in t) {
+            for (const m of this.reexportClosure(t.file)) this.addImporter(m, { from, local, namespace: true });
+          } else {
+            this.addImporter(t.file, { from, local, name: t.local });
+          }
+        }
+      }
     }
-    return false;
+    return this.importers.get(file) ?? [];
   }
 
-  private reexportsFrom(module: FileIndex, file: FileIndex, depth: number): boolean {
-    if (module === file) return true;
-    if (depth > 8) return false;
-    return module.reExports.some((re) => {
-      const t = this.resolveModule(module, re.spec);
-      return !!t && this.reexportsFrom(t, file, depth + 1);
-    });
+  private importers: Map<FileIndex, Importer[]> | undefined;
+  private importersBuiltAt = -1;
+
+  private addImporter(file: FileIndex, importer: Importer): void {
+    const list = this.importers!.get(file);
+    if (list) list.push(importer);
+    else this.importers!.set(file, [importer]);
+  }
+
+  /** A module and every module it re-exports with `export *`, transitively. */
+  private reexportClosure(module: FileIndex): FileIndex[] {
+    const out: FileIndex[] = [];
+    const visit = (m: FileIndex): void => {
+      if (out.includes(m) || out.length > 64) return;
+      out.push(m);
+      for (const re of m.reExports) {
+        const t = this.resolveModule(m, re.spec);
+        if (t) visit(t);
+      }
+    };
+    visit(module);
+    return out;
   }
 
   /** The SDK era of a file: its own imports, else what its relative imports re-export. */

@@ -204,51 +204,18 @@ export class Reach {
     }
     // references inside the function itself are recursion: they lead nowhere new
     for (const id of file.identRefs.get(name) ?? []) if (!isInside(id, fn)) refs.push({ file, node: id });
-    const exportedAs = [...file.exports].filter(([, local]) => local === name).map(([exported]) => exported);
-    if (exportedAs.length === 0) return refs;
-    for (const other of this.project.parsed()) {
-      if (other === file) continue;
-      for (const [local, b] of other.imports) {
-        const t = this.project.resolveImport(other, b.spec, b.imported);
-        if (!t || t.file !== file) continue;
-        if ('namespace' in t) {
-          for (const pa of other.propRefs.get(name) ?? []) {
-            const recv = unwrap(pa.expression);
-            if (ts.isIdentifier(recv) && recv.text === local) refs.push({ file: other, node: pa });
-          }
-        } else if (exportedAs.includes(b.imported) || t.local === name) {
-          for (const id of other.identRefs.get(local) ?? []) refs.push({ file: other, node: id });
+    if (![...file.exports.values()].includes(name)) return refs;
+    for (const imp of this.project.importersOf(file)) {
+      if ('namespace' in imp) {
+        for (const pa of imp.from.propRefs.get(name) ?? []) {
+          const recv = unwrap(pa.expression);
+          if (ts.isIdentifier(recv) && recv.text === imp.local) refs.push({ file: imp.from, node: pa });
         }
-      }
-      // namespace imports of a re-export module (`import * as h from './index.js'`)
-      for (const [local, b] of other.imports) {
-        if (b.imported !== '*') continue;
-        const viaModule = this.project.resolveModule(other, b.spec);
-        if (!viaModule || viaModule === file) continue;
-        for (const exported of exportedAs) {
-          const found = this.resolveFromModule(viaModule, exported);
-          if (found && found.file === file) {
-            for (const pa of other.propRefs.get(exported) ?? []) {
-              const recv = unwrap(pa.expression);
-              if (ts.isIdentifier(recv) && recv.text === local) refs.push({ file: other, node: pa });
-            }
-          }
-        }
+      } else if (imp.name === name) {
+        for (const id of imp.from.identRefs.get(imp.local) ?? []) refs.push({ file: imp.from, node: id });
       }
     }
     return refs;
-  }
-
-  private resolveFromModule(module: FileIndex, exported: string): { file: FileIndex } | undefined {
-    const local = module.exports.get(exported);
-    if (local !== undefined && !module.imports.has(local)) return { file: module };
-    for (const re of module.reExports) {
-      const name = re.names ? re.names.get(exported) : exported;
-      if (name === undefined) continue;
-      const t = this.project.resolveImport(module, re.spec, name);
-      if (t && !('namespace' in t)) return { file: t.file };
-    }
-    return undefined;
   }
 
   /** `table[expr](…)` and `table.key(…)` uses of an object literal bound to a const. */
@@ -268,7 +235,7 @@ export class Reach {
 
   /** This file and every parsed file that imports from it. */
   private filesSeeing(file: FileIndex): FileIndex[] {
-    return this.project.parsed().filter((f) => f === file || this.project.importsFrom(f, file));
+    return [...new Set([file, ...this.project.importersOf(file).map((i) => i.from)])];
   }
 }
 

@@ -1,0 +1,51 @@
+/**
+ * Names that can lead another file to a site in this one, for the pass-2 prefilter: the exported
+ * functions, classes and objects from which the site is reachable inside its own file (walking
+ * from the site out through local callers), and the module's base name when it has a default export.
+ */
+import { basename, extname } from 'node:path';
+import ts from 'typescript';
+import { enclosingFunction, functionName, outerParent, owningClass } from './ast.js';
+import type { FileIndex } from './file-index.js';
+
+export function leadNames(node: ts.Node, index: FileIndex): Set<string> {
+  const leads = new Set<string>();
+  const exported = new Set(index.exports.values());
+  const seen = new Set<ts.Node>();
+  const queue: ts.Node[] = [node];
+  while (queue.length > 0 && seen.size < 256) {
+    const from = queue.pop()!;
+    for (let fn = enclosingFunction(from); fn; fn = enclosingFunction(fn)) {
+      if (seen.has(fn)) break;
+      seen.add(fn);
+      const name = functionName(fn);
+      const cls = owningClass(fn);
+      const holder = objectHolderName(fn);
+      if (cls) {
+        // members are reached as `x.name(…)` from files that import the class
+        if (cls.name && exported.has(cls.name.text) && name) leads.add(name).add(cls.name.text);
+        if (name) for (const ref of index.propRefs.get(name) ?? []) queue.push(ref);
+      } else if (holder) {
+        if (exported.has(holder)) leads.add(holder);
+        for (const ref of index.identRefs.get(holder) ?? []) queue.push(ref);
+      } else if (name) {
+        if (exported.has(name)) leads.add(name);
+        for (const ref of index.identRefs.get(name) ?? []) queue.push(ref);
+      }
+    }
+  }
+  // a default export is imported under any name: importers name the module instead
+  if (index.exports.has('default') && leads.size > 0) {
+    const base = basename(index.file, extname(index.file));
+    if (base !== 'index') leads.add(base);
+  }
+  return leads;
+}
+
+/** `const handlers = { refund: async () => … }` → `handlers` for the function stored under `refund`. */
+function objectHolderName(fn: ts.FunctionLikeDeclaration): string | undefined {
+  const prop = ts.isMethodDeclaration(fn) ? fn : outerParent(fn).parent;
+  if (!prop || !(ts.isMethodDeclaration(prop) || ts.isPropertyAssignment(prop)) || !ts.isObjectLiteralExpression(prop.parent)) return undefined;
+  const decl = outerParent(prop.parent).parent;
+  return decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name) ? decl.name.text : undefined;
+}
