@@ -113,13 +113,17 @@ function describeRegistered(fn: Node, reg: Registration, params: Node[], args: N
     ctxIndex = isTemplate ? 2 : 1;
     const uri = params[0];
     const uriName = uri && uri.type === 'Identifier' ? (uri.name as string) : undefined;
-    const vars = params[1] && params[1].type === 'Identifier' ? (params[1].name as string) : undefined;
-    if (params.length > 0 && !uriName) return undefined;
-    if (isTemplate && params.length > 1 && !vars) return undefined;
-    const uriText = uriName ? `${uriName}.href` : undefined;
-    if (!uriText) return undefined; // a resource handler must take the uri to bind it
-    argsText = isTemplate && vars ? `{ uri: ${uriText}, ...${vars} }` : `{ uri: ${uriText} }`;
-    if (isTemplate && !vars) return undefined;
+    if (!uriName) return undefined; // a resource handler must take the uri to bind it
+    if (isTemplate) {
+      // `variables` → `...variables`; `{ id }` → `id`
+      const vars = params[1] ? patternAsExpression(params[1], src) : undefined;
+      if (params.length > 1 && vars === undefined) return undefined;
+      const spread = vars === undefined ? '' : vars.startsWith('{') ? vars.slice(1, -1).trim() : `...${vars}`;
+      argsText = spread && spread.length > 0 ? `{ uri: ${uriName}.href, ${spread} }` : `{ uri: ${uriName}.href }`;
+      if (params.length < 2) return undefined; // no variables parameter to put ctx after
+    } else {
+      argsText = `{ uri: ${uriName}.href }`;
+    }
   } else {
     const config = args[1] ? unwrap(args[1]) : undefined;
     const schemaKey = reg.kind === 'tool' ? 'inputSchema' : 'argsSchema';
