@@ -8,12 +8,12 @@
  * final round with one thing changed, so the change is the only reason the attack does not complete.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client, ElicitRequestParams } from '@modelcontextprotocol/client';
 import { DEFAULT_CLOCK_SLACK_SECONDS } from '../../src/runtime/mrtr-continuation.js';
 import { readEffects } from './contract.js';
 import { CLIENT_ROOTS, SAMPLED_REPLY, contentFor, fixtureNamed, requestOf, type Call, type E2eFixture } from './fixtures.js';
 import { makeClient, portSource, preparePortedSet, roundRobinFetch, startReplica, type PortedSet, type Replica } from './harness.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const SHARED_KEYS = 'e2e-shared-key-0123456789abcdef-0123456789abcdef';
 const OTHER_KEYS = 'e2e-other-key-fedcba9876543210-fedcba9876543210';
@@ -83,7 +83,7 @@ function answersFor(fixture: E2eFixture, result: InputRequiredShape): Record<str
   const answers: Record<string, unknown> = {};
   for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
     if (request.method === 'elicitation/create') {
-      answers[key] = { action: 'accept', content: contentFor(request.params as never, fixture.valid ?? {}) };
+      answers[key] = { action: 'accept', content: contentFor(request.params as ElicitRequestParams, fixture.valid ?? {}) };
     } else if (request.method === 'sampling/createMessage') {
       answers[key] = SAMPLED_REPLY;
     } else if (request.method === 'roots/list') {
@@ -125,7 +125,7 @@ async function expectRefused(client: Client, call: Call, retry: Retry): Promise<
   return outcome;
 }
 
-/** The state with one base64url character changed at `index` (counted among changeable characters). */
+/** The state with one base64url character changed, at the first, middle or last one after the version prefix. */
 function flipped(state: string, pick: 'first' | 'middle' | 'last'): string {
   const positions = [...state].flatMap((ch, i) => (/[A-Za-z0-9_-]/.test(ch) ? [i] : []));
   // skip a version prefix such as "v1." so the flip lands in sealed bytes
