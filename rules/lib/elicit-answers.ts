@@ -78,6 +78,10 @@ function isResponsesExpression(sourceCode: Readonly<TSESLint.SourceCode>, node: 
 function withBinding(sourceCode: Readonly<TSESLint.SourceCode>, read: AnswerRead): AnswerRead {
   const outer = valueArmOf(read.node);
   const parent = outer.parent;
+  // `answer = cond ? read : undefined` into a `let` declared earlier (multi-step handlers do this)
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.operator === '=' && parent.right === outer && parent.left.type === AST_NODE_TYPES.Identifier) {
+    return { ...read, binding: findVariable(sourceCode, parent.left) };
+  }
   if (parent?.type !== AST_NODE_TYPES.VariableDeclarator || parent.init !== outer || parent.id.type !== AST_NODE_TYPES.Identifier) {
     return read;
   }

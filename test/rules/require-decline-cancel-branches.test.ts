@@ -117,6 +117,19 @@ async function h(ctx) {
   if (done.action !== 'accept') return { content: [{ type: 'text', text: \`Payment \${done.action}\` }] };
   return paid();
 }`,
+    // Valid because: a multi-step handler assigns the answer to a \`let\` (earlier rounds' answer comes from the state); non-accept returns.
+    `
+async function h(ctx) {
+  let amount;
+  if (state?.step === 'confirm') {
+    amount = state.amount;
+  } else {
+    amount = state?.step === 'amount' ? elicitationAnswer(ctx.mcpReq.inputResponses, 'amount', schema) : undefined;
+    if (amount === undefined) return inputRequired({ inputRequests: { amount: inputRequired.elicit(req) } });
+  }
+  if (amount.action !== 'accept') return { content: [{ type: 'text', text: \`No refund (\${amount.action})\` }] };
+  return go(amount.content);
+}`,
   ],
   invalid: [
     // Invalid because: the pattern \`if (!accepted) return inputRequired(...)\` re-asks forever after a decline; reported at the read.
@@ -295,6 +308,17 @@ function h(ctx) {
   return go();
 }`,
       errors: [{ messageId: 'missingDeclineCancel', line: 3, column: 18, data: { key: 'confirm', missing: 'decline or cancel' } }],
+    },
+    // Invalid because: assigned to a \`let\`, then anything but accept asks the same question again.
+    {
+      code: `
+function h(ctx) {
+  let answer;
+  answer = elicitationAnswer(ctx.mcpReq.inputResponses, 'confirm', s);
+  if (answer?.action !== 'accept') return ${ASK};
+  return go();
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 4, column: 12, data: { key: 'confirm', line: 5 } }],
     },
   ],
 });
