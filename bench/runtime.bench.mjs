@@ -24,8 +24,8 @@ const ctx = {
 };
 
 const ours = runtime.createContinuation({ keys: [KEY], audience: 'shop' });
-const bind = runtime.bindRequest(ctx, 'refund', args);
 async function oursOp() {
+  const bind = runtime.bindRequest(ctx, 'refund', { ...args }); // per request, as a handler builds it
   wire = await ours.seal(ctx, { step: 'amount', bind, ...carried });
   const opened = await ours.open(ctx, bind);
   if (opened?.step !== 'amount') throw new Error('continuation round trip failed');

@@ -429,9 +429,17 @@ function createCodec(config: Config): Codec {
 
 // #endregion codec
 
+/** Per bind, the last digest: a round opens and seals with one bind, so it is hashed once (unless changed). */
+const digests = new WeakMap<Bind, { json: string; digest: Promise<string> }>();
+
 /** SHA-256 over the canonical JSON of method, name and arguments: the request identity, never the arguments. */
-async function bindDigest(bind: Bind): Promise<string> {
-  return base64UrlEncode(await sha256(utf8(canonicalJson([bind.method, bind.name, bind.args]))));
+function bindDigest(bind: Bind): Promise<string> {
+  const json = canonicalJson([bind.method, bind.name, bind.args]);
+  const cached = digests.get(bind);
+  if (cached?.json === json) return cached.digest;
+  const digest = sha256(utf8(json)).then(base64UrlEncode);
+  digests.set(bind, { json, digest });
+  return digest;
 }
 
 function isBind(value: unknown): value is Bind {

@@ -188,6 +188,18 @@ export function continuationContract(variant: string, runtime: Runtime): void {
         expect(await opens(c, state, {}, 'refund', args)).toBe(false);
       });
 
+      it('one bind object reused after its arguments changed does not open the old state', async () => {
+        const c = createContinuation({ keys: [KEY_A] });
+        const ctx = context();
+        const args = { orderId: 'o-1' };
+        const bind = bindRequest(ctx, 'refund', args);
+        const state = await c.seal(ctx, { step: 'confirm', bind });
+        args.orderId = 'o-2';
+        expect(await c.open(context(state), bind)).toBeUndefined();
+        args.orderId = 'o-1';
+        expect(await c.open(context(state), bind)).toBeDefined();
+      });
+
       it('treats an undefined argument like an absent one (canonical JSON)', async () => {
         const state = await sealed(c);
         expect(await opens(c, state, {}, 'refund', { ...ARGS, note: undefined })).toBe(true);
