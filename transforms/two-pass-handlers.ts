@@ -88,6 +88,8 @@ export function portHandlers(ctx: PortContext): void {
 }
 
 function wanted(ctx: PortContext, call: LegacyCall): boolean {
+  // with `--roots config` roots belong to retire-roots, never to a round
+  if (call.kind === 'roots' && ctx.options.roots !== 'ask') return false;
   const url = call.form === 'url-elicitation-error' || decodeRequest(call)?.url === true;
   return url ? ctx.enabled.urlElicitation : ctx.enabled.twoPass;
 }
