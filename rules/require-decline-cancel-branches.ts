@@ -5,7 +5,7 @@ import { createRule } from './create-rule.js';
 import type { DeclineHypothesis, Reask } from './lib/decline-walk.js';
 import { findReaskOnDecline } from './lib/decline-walk.js';
 import type { AnswerRead, ReadForm } from './lib/elicit-answers.js';
-import { CONTINUATION_ANSWER_READER, comparedValues, fieldUses, rawRead, readerCall } from './lib/elicit-answers.js';
+import { CONTINUATION_ANSWER_READER, answerEscapes, comparedValues, fieldUses, rawRead, readerCall } from './lib/elicit-answers.js';
 import { calleeName, memberPath, propertyName, staticString } from './lib/expressions.js';
 import { builderName, objectLiteral } from './lib/mrtr-shapes.js';
 import type { FunctionNode } from './lib/resolve.js';
@@ -101,6 +101,8 @@ export default createRule<Options, MessageIds>({
       const declineHandled = returned || compared.has('accept') || compared.has('decline') || compared.has('*');
       const cancelHandled = returned || compared.has('accept') || compared.has('cancel') || compared.has('*');
       if (declineHandled && cancelHandled) return;
+      // Handed to a helper (or returned whole): it may branch there; stay quiet rather than guess.
+      if (keyReads.some(answerEscapes)) return;
       const missing = !declineHandled && !cancelHandled ? 'decline or cancel' : declineHandled ? 'cancel' : 'decline';
       context.report({
         node: first.node,

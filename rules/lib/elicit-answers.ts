@@ -182,3 +182,21 @@ export function comparedValues(use: TSESTree.Node): string[] {
   }
   return [];
 }
+
+/**
+ * Is the whole answer handed on — passed to a function (not a logger) or returned — so decline and
+ * cancel may be handled where the rule cannot see?
+ */
+export function answerEscapes(read: AnswerRead): boolean {
+  const holders: TSESTree.Node[] = [read.node];
+  for (const ref of read.binding?.references ?? []) if (ref.isRead()) holders.push(ref.identifier);
+  return holders.some((holder) => {
+    const outer = outermostWrapper(holder);
+    const parent = outer.parent;
+    if (parent?.type === AST_NODE_TYPES.ReturnStatement) return true;
+    if (parent?.type !== AST_NODE_TYPES.CallExpression || !parent.arguments.includes(outer as TSESTree.CallExpressionArgument)) {
+      return false;
+    }
+    return memberPath(parent.callee)[0] !== 'console';
+  });
+}

@@ -130,6 +130,13 @@ async function h(ctx) {
   if (amount.action !== 'accept') return { content: [{ type: 'text', text: \`No refund (\${amount.action})\` }] };
   return go(amount.content);
 }`,
+    // Valid because (a known false negative, on purpose): the answer is handed whole to a helper, which may branch on it.
+    `
+function h(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind !== 'elicit') return ${ASK};
+  return finish(answer);
+}`,
   ],
   invalid: [
     // Invalid because: the pattern \`if (!accepted) return inputRequired(...)\` re-asks forever after a decline; reported at the read.
