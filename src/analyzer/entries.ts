@@ -5,6 +5,7 @@
  */
 import ts from 'typescript';
 import { calleeName, memberChain, outerParent, stringValue, unwrap } from './ast.js';
+import { findConstDeclaration } from './detect.js';
 import type { ReasonId } from './reasons.js';
 import {
   ELIGIBLE_REQUEST_METHODS,
@@ -48,7 +49,7 @@ export function classifyCallbackArgument(call: ts.CallExpression | ts.NewExpress
   if (Object.prototype.hasOwnProperty.call(REGISTRATION_METHODS, name) && chain.length > 1 && isLast && args.length >= 2) {
     const first = unwrap(args[0]);
     if (ts.isStringLiteralLike(first) || ts.isIdentifier(first) || ts.isPropertyAccessExpression(first) || ts.isTemplateExpression(first)) {
-      const toolName = stringValue(first) ?? null;
+      const toolName = stringValue(first) ?? constString(first) ?? null;
       return { type: 'handler', kind: REGISTRATION_METHODS[name], name: toolName, nameDynamic: toolName === null, lowLevel: false, registration: call };
     }
     return undefined;
@@ -66,6 +67,13 @@ export function classifyCallbackArgument(call: ts.CallExpression | ts.NewExpress
     if (path !== undefined && (path.startsWith('/') || path === '*')) return { type: 'unportable', reason: 'http-route' };
   }
   return undefined;
+}
+
+/** A name given through a `const` bound to a string literal (`const name = 'refund'`). */
+function constString(expr: ts.Expression): string | undefined {
+  if (!ts.isIdentifier(expr)) return undefined;
+  const decl = findConstDeclaration(expr, expr.text);
+  return stringValue(decl?.initializer);
 }
 
 function classifyRequestHandler(call: ts.CallExpression): EntryVerdict {

@@ -87,7 +87,7 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
     legacyAliases: new Map(),
     sites: [],
   };
-  collectModuleStatements(index);
+  const eras = collectModuleStatements(index);
 
   const candidates: Array<ts.CallExpression | ts.NewExpression> = [];
   const visit = (node: ts.Node): void => {
@@ -99,6 +99,8 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
       push(index.propRefs, node.name.text, node);
     } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
       candidates.push(node);
+      const spec = ts.isCallExpression(node) ? dynamicImportSpecifier(node) : undefined;
+      if (spec) noteSdk(index, eras, spec);
     } else if (isFunctionLike(node)) {
       const name = functionName(node);
       if (name) push(index.functions, name, node);
@@ -114,6 +116,8 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
   };
   ts.forEachChild(sf, visit);
 
+  // A file that imports both eras (mid-migration) is reported by its newer imports.
+  index.era = eras.has('v2') ? 'v2' : eras.has('v1') ? 'v1' : 'unknown';
   for (const call of candidates) {
     const site = detectSite(call, index);
     if (site) index.sites.push(site);
@@ -159,7 +163,16 @@ function noteVariable(index: FileIndex, decl: ts.VariableDeclaration): void {
   }
 }
 
-function collectModuleStatements(index: FileIndex): void {
+/** `await import('@modelcontextprotocol/server')` and `require(...)`: the specifier, if literal. */
+function dynamicImportSpecifier(call: ts.CallExpression): string | undefined {
+  const isImport = call.expression.kind === ts.SyntaxKind.ImportKeyword;
+  const isRequire = ts.isIdentifier(call.expression) && call.expression.text === 'require';
+  if (!isImport && !isRequire) return undefined;
+  const arg = call.arguments[0];
+  return arg && ts.isStringLiteralLike(arg) ? arg.text : undefined;
+}
+
+function collectModuleStatements(index: FileIndex): Set<SdkEra> {
   const eras = new Set<SdkEra>();
   for (const st of index.sf.statements) {
     if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
@@ -201,8 +214,7 @@ function collectModuleStatements(index: FileIndex): void {
       }
     }
   }
-  // A file that imports both eras (mid-migration) is reported by its newer imports.
-  index.era = eras.has('v2') ? 'v2' : eras.has('v1') ? 'v1' : 'unknown';
+  return eras;
 }
 
 function noteSdk(index: FileIndex, eras: Set<SdkEra>, spec: string): void {

@@ -12,7 +12,7 @@ import { isEraGuarded, isUnderCapabilityCheck } from './guards.js';
 import type { Project } from './project.js';
 import type { ReasonId } from './reasons.js';
 import type { RawSite } from './detect.js';
-import { requestIsStatic, shapeReasons, sideEffectFeedsAsk } from './shape.js';
+import { requestIsStatic, requestIsTaskAugmented, shapeReasons, sideEffectFeedsAsk } from './shape.js';
 import type { HandlerKind } from '../vocabulary.js';
 
 export interface ViaFunction {
@@ -61,6 +61,7 @@ export class Reach {
   routes(site: RawSite, file: FileIndex): Route[] {
     const out: Route[] = [];
     const reasons: ReasonId[] = requestIsStatic(site) ? [] : ['dynamic-request'];
+    if (requestIsTaskAugmented(site)) reasons.push('task-augmented');
     this.walk(site.node, file, false, site.call.arguments ?? [], { via: [], reasons, guarded: false, seen: new Set() }, out);
     return out;
   }

@@ -54,6 +54,10 @@ export const REASONS = {
     portability: 'manual',
     advice: 'The request is awaited inside a larger expression (condition, argument, template): hoist it into its own const, then re-run the port.',
   },
+  'task-augmented': {
+    portability: 'manual',
+    advice: 'The request asks the client to run it as a task (params.task) and then polls it: MRTR input requests are never tasks. Ask with inputRequired.* and drop the polling, by hand.',
+  },
   'branching-statement': {
     portability: 'manual',
     advice: 'The ask sits in a switch case, labelled or other compound statement the transform does not restructure: move it into its own handler or a plain if block, or port by hand.',
@@ -65,6 +69,10 @@ export const REASONS = {
   'in-helper': {
     portability: 'manual',
     advice: 'The handler awaits a helper that asks the client: inline the helper into the handler (or have it return inputRequired(...) and the handler return that), then re-run the port.',
+  },
+  'not-ported': {
+    portability: 'manual',
+    advice: 'The port found this request but could not rewrite it (a shape the transform does not handle): port it by hand to inputRequired (see docs/port.md), then delete this marker.',
   },
   'roots-retired': {
     portability: 'auto',

@@ -115,6 +115,18 @@ export function requestIsStatic(site: RawSite): boolean {
   return isStaticObject(first);
 }
 
+/** Task-augmented request (`params: { task: { ttl } , … }`): the client may answer with a task to poll. */
+export function requestIsTaskAugmented(site: RawSite): boolean {
+  const first = site.call.arguments?.[0];
+  if (!first) return false;
+  let params: ts.ObjectLiteralExpression | undefined = resolveObjectLiteral(first);
+  if (params && (site.form === 'send' || site.form === 'sendRequest' || site.form === 'request')) {
+    const p = findProperty(params, 'params');
+    params = p && ts.isPropertyAssignment(p) ? resolveObjectLiteral(p.initializer) : undefined;
+  }
+  return !!params && findProperty(params, 'task') !== undefined;
+}
+
 function isStaticObject(expr: ts.Expression): boolean {
   const obj = resolveObjectLiteral(expr);
   if (!obj) return false;
