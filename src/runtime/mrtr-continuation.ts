@@ -107,7 +107,7 @@ export function createContinuation(options: ContinuationOptions): Continuation {
  * without MRTR_STATE_KEYS, it seals with a per-process random key and warns once on stderr.
  */
 export const continuation: Continuation = {
-  seal: (ctx, payload) => defaultSealer().seal(ctx, payload),
+  seal: async (ctx, payload) => defaultSealer().seal(ctx, payload),
   open: async (ctx, bind) => {
     let sealer: Sealer;
     try {
