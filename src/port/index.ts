@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Site } from '../analyzer/model.js';
 import { createAnalysisMirror, type AnalysisMirror } from './analysis-mirror.js';
+import { markUnhandledSites } from './coverage.js';
 import { loadDefaultDependencies, type PortDependencies, type PortOptions, type SiteInstruction } from './dependencies.js';
 import { fileDiff, newFileDiff } from './diff.js';
 import { restoreFraming } from './framing.js';
@@ -213,6 +214,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
         fail(wf, 'transform failed: returned no text');
         continue;
       }
+      text = markUnhandledSites(wf.abs, wf.working, text, wf.sites).text;
     }
     text = restoreFraming(wf.original, text);
     if (text === wf.original) continue;

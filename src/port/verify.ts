@@ -11,7 +11,8 @@ export interface ParseProblem {
   message: string;
 }
 
-function scriptKindOf(path: string): ts.ScriptKind {
+/** How TypeScript should parse a file, by extension (`.ts` never as JSX: `<T>x` is an assertion there). */
+export function scriptKindOf(path: string): ts.ScriptKind {
   if (/\.[cm]?tsx$/.test(path) || path.endsWith('.tsx')) return ts.ScriptKind.TSX;
   if (/\.[cm]?ts$/.test(path)) return ts.ScriptKind.TS;
   if (path.endsWith('.jsx')) return ts.ScriptKind.JSX;

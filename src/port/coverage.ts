@@ -1,0 +1,87 @@
+/**
+ * No silent leftovers: after the transform, every site the analyzer reported (other than guarded ones)
+ * must have been rewritten or marked. A site whose call line survived unchanged with no
+ * `@mrtr-port-todo`/`@mrtr-port-ignore` above its statement gets a `not-ported` marker from the runner,
+ * so `check` and the summary still count it.
+ */
+import { diffArrays } from 'diff';
+import ts from 'typescript';
+import type { Site } from '../analyzer/model.js';
+import { REASONS } from '../analyzer/reasons.js';
+import { MARKERS } from '../vocabulary.js';
+import { mapLines } from './line-map.js';
+import { insertMarkers, type MarkerRequest } from './markers.js';
+import { scriptKindOf } from './verify.js';
+
+export const NOT_PORTED = 'not-ported' as const;
+
+/** `after` with a `not-ported` marker above each unhandled site's statement; `added` counts them. */
+export function markUnhandledSites(path: string, before: string, after: string, sites: readonly Site[]): { text: string; added: number } {
+  const active = sites.filter((s) => s.portability !== 'guarded');
+  if (active.length === 0) return { text: after, added: 0 };
+  const oldLines = before.split(/\r?\n/);
+  const newLines = after.split(/\r?\n/);
+  const kept = keptLines(oldLines, newLines);
+  const map = mapLines(before, after);
+  const sf = ts.createSourceFile(path, before.startsWith('\uFEFF') ? before.slice(1) : before, ts.ScriptTarget.Latest, true, scriptKindOf(path));
+
+  const requests: MarkerRequest[] = [];
+  for (const site of active) {
+    if (!kept.has(site.line)) continue; // the call's line was rewritten: ported (or moved by the port)
+    const statementLine = statementStartLine(sf, site.line, site.column) ?? site.line;
+    const target = map(statementLine);
+    if (hasMarkerAbove(newLines, target - 1)) continue;
+    if (requests.some((r) => r.line === target)) continue;
+    requests.push({ line: target, reason: NOT_PORTED, message: REASONS[NOT_PORTED].advice });
+  }
+  return requests.length === 0 ? { text: after, added: 0 } : { text: insertMarkers(after, requests), added: requests.length };
+}
+
+/** 1-based original lines that appear unchanged in the output. */
+function keptLines(oldLines: readonly string[], newLines: readonly string[]): Set<number> {
+  const kept = new Set<number>();
+  let at = 1;
+  for (const part of diffArrays(oldLines as string[], newLines as string[])) {
+    if (part.added) continue;
+    if (!part.removed) for (let k = 0; k < part.value.length; k++) kept.add(at + k);
+    at += part.value.length;
+  }
+  return kept;
+}
+
+/** The contiguous run of comment lines directly above `index` (0-based) holds a todo or ignore marker. */
+function hasMarkerAbove(lines: readonly string[], index: number): boolean {
+  for (let i = index - 1; i >= 0; i--) {
+    const l = lines[i].trim();
+    if (l.includes(MARKERS.todo) || l.includes(MARKERS.ignore)) return true;
+    if (!(l.startsWith('//') || l.startsWith('/*') || l.startsWith('*'))) return false;
+  }
+  return false;
+}
+
+/** The line where the statement holding the call at (line, column) starts. */
+function statementStartLine(sf: ts.SourceFile, line: number, column: number): number | undefined {
+  let pos: number;
+  try {
+    pos = sf.getPositionOfLineAndCharacter(line - 1, column - 1);
+  } catch {
+    return undefined;
+  }
+  let node: ts.Node | undefined = innermost(sf, pos);
+  while (node && !isListedStatement(node)) node = node.parent;
+  return node ? sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 : undefined;
+}
+
+function innermost(node: ts.Node, pos: number): ts.Node {
+  for (;;) {
+    const child: ts.Node | undefined = node.getChildren().find((c) => c.pos <= pos && pos < c.end);
+    if (!child) return node;
+    node = child;
+  }
+}
+
+/** A statement in a statement list (a block, a module, a case clause): where a marker line may go. */
+function isListedStatement(node: ts.Node): boolean {
+  const p = node.parent;
+  return !!p && (ts.isBlock(p) || ts.isSourceFile(p) || ts.isModuleBlock(p) || ts.isCaseClause(p) || ts.isDefaultClause(p)) && !ts.isBlock(node);
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Site } from '../../src/analyzer/model.js';
+import { markUnhandledSites } from '../../src/port/coverage.js';
+
+const site = (line: number, column: number, portability: Site['portability'] = 'auto'): Site => ({
+  file: 'a.ts', line, column, kind: 'elicitation', form: 'send', sdk: 'v2', handler: null, via: [], portability, reasons: [],
+});
+
+const BEFORE = [
+  'export async function h(ctx: any) {', // 1
+  '  const answer =', // 2
+  '    await ctx.mcpReq.send({ method: "elicitation/create", params: {} });', // 3
+  '  const other = await ctx.mcpReq.elicitInput({ message: "x" });', // 4
+  '  return [answer, other];', // 5
+  '}',
+  '',
+].join('\n');
+
+describe('markUnhandledSites', () => {
+  it('marks a site the transform left untouched, above the start of its statement', () => {
+    const out = markUnhandledSites('a.ts', BEFORE, BEFORE, [site(3, 11)]);
+    expect(out.added).toBe(1);
+    const lines = out.text.split('\n');
+    expect(lines[1]).toMatch(/^ {2}\/\* @mrtr-port-todo\(not-ported\): The port found this request but could not rewrite it/);
+    expect(lines[2]).toBe('  const answer =');
+  });
+
+  it('leaves sites that were rewritten, already marked, or guarded', () => {
+    const rewritten = BEFORE.replace('  const other = await ctx.mcpReq.elicitInput({ message: "x" });', '  const other = ported();');
+    const marked = BEFORE.replace('  const answer =\n', '  /* @mrtr-port-todo(in-loop): x */\n  const answer =\n');
+    expect(markUnhandledSites('a.ts', BEFORE, rewritten, [site(4, 23)])).toEqual({ text: rewritten, added: 0 });
+    expect(markUnhandledSites('a.ts', BEFORE, marked, [site(3, 11)])).toEqual({ text: marked, added: 0 });
+    expect(markUnhandledSites('a.ts', BEFORE, BEFORE, [site(4, 23, 'guarded')])).toEqual({ text: BEFORE, added: 0 });
+  });
+
+  it('is idempotent: its own marker counts as handled on the next run', () => {
+    const once = markUnhandledSites('a.ts', BEFORE, BEFORE, [site(3, 11), site(4, 23)]);
+    expect(once.added).toBe(2);
+    const again = markUnhandledSites('a.ts', once.text, once.text, [site(4, 11), site(6, 23)]);
+    expect(again).toEqual({ text: once.text, added: 0 });
+  });
+
+  it('keeps CRLF line endings', () => {
+    const crlf = BEFORE.replace(/\n/g, '\r\n');
+    const out = markUnhandledSites('a.ts', crlf, crlf, [site(4, 23)]);
+    expect(out.text).not.toMatch(/[^\r]\n/);
+    expect(out.text.split('\r\n')[3]).toContain('@mrtr-port-todo(not-ported)');
+  });
+});
