@@ -20,7 +20,14 @@ import { MemoryEffectLog, readEffects, type FixtureModule, type SideEffect } fro
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURE_DIR = join(REPO_ROOT, 'fixtures/e2e');
-const RUNTIME_FILE = join(REPO_ROOT, 'src/runtime/mrtr-continuation.ts');
+/** The runtime file `port` writes next to a user's sources, per `--codec`. */
+const RUNTIME_FILES = {
+  aead: 'mrtr-continuation.ts',
+  sdk: 'mrtr-continuation-sdk.ts',
+} as const;
+
+/** How ported servers seal `requestState`: our AES-GCM continuation, or the SDK's HMAC codec (`--codec sdk`). */
+export type Codec = keyof typeof RUNTIME_FILES;
 const TRANSFORM_ENTRY = join(REPO_ROOT, 'transforms/index.ts');
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPLICA_SCRIPT = join(HERE, 'replica.ts');
@@ -32,6 +39,7 @@ export type PortSource = 'transform' | 'expected';
 export interface PortedSet {
   readonly dir: string;
   readonly source: PortSource;
+  readonly codec: Codec;
   /** Absolute path of each ported module, by fixture name. */
   readonly ported: ReadonlyMap<string, string>;
   /** Where every replica of this set appends its side effects. */
@@ -57,38 +65,44 @@ interface TransformEntry {
   }): string;
 }
 
-/** Ports one fixture with the real transform (the same options `mrtr-port port` uses by default). */
-export async function portWithTransform(name: string): Promise<string> {
+/** Ports one fixture with the real transform (the options `mrtr-port port` uses by default, but the codec). */
+export async function portWithTransform(name: string, codec: Codec = 'aead'): Promise<string> {
   const entry = (await import(pathToFileURL(TRANSFORM_ENTRY).href)) as TransformEntry;
   const path = fixturePath(name, 'input');
   return entry.applyPortSource({
     source: readFileSync(path, 'utf8'),
     path,
-    options: { codec: 'aead', roots: 'config', continuationImport: './mrtr-continuation.js' },
+    options: { codec, roots: 'config', continuationImport: './mrtr-continuation.js' },
   });
+}
+
+/** A hand-written port (written for the default codec) as `port --codec <codec>` would import it. */
+function expectedPort(name: string, codec: Codec): string {
+  const text = readFileSync(fixturePath(name, 'expected'), 'utf8');
+  return codec === 'aead' ? text : text.replaceAll("'./mrtr-continuation.js'", "'./mrtr-continuation-sdk.js'");
 }
 
 /**
  * Writes the ported modules, the runtime and the contract into a fresh dir under the repo's `.tmp/`
  * (inside the repo so `@modelcontextprotocol/server` and zod resolve from its node_modules).
  */
-export async function preparePortedSet(names: readonly string[]): Promise<PortedSet> {
+export async function preparePortedSet(names: readonly string[], codec: Codec = 'aead'): Promise<PortedSet> {
   mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
   const dir = mkdtempSync(join(REPO_ROOT, '.tmp', 'e2e-'));
   const source = portSource();
   // the runtime file exactly as `port` writes it next to a user's sources
-  copyFileSync(RUNTIME_FILE, join(dir, 'mrtr-continuation.ts'));
+  copyFileSync(join(REPO_ROOT, 'src/runtime', RUNTIME_FILES[codec]), join(dir, RUNTIME_FILES[codec]));
   copyFileSync(join(HERE, 'contract.ts'), join(dir, 'contract.ts'));
   const ported = new Map<string, string>();
   for (const name of names) {
-    const text = source === 'transform' ? await portWithTransform(name) : readFileSync(fixturePath(name, 'expected'), 'utf8');
+    const text = source === 'transform' ? await portWithTransform(name, codec) : expectedPort(name, codec);
     const file = join(dir, `${name}.ported.ts`);
     writeFileSync(file, text);
     ported.set(name, file);
   }
   const effectsFile = join(dir, 'effects.jsonl');
   writeFileSync(effectsFile, '');
-  return { dir, source, ported, effectsFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, source, codec, ported, effectsFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export interface Replica {
