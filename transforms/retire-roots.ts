@@ -13,6 +13,7 @@
  * Does not: run with `--roots ask` (the two-pass engine asks with `inputRequired.listRoots()` then),
  * or touch a roots request the analyzer did not call `auto` (it gets that reason's marker).
  */
+import { RUNTIME_ENV } from '../src/vocabulary.js';
 import { unwrap, type Node } from './lib/ast.js';
 import { addMarker, statementOf, type PortContext } from './lib/context.js';
 import { runAsJscodeshift, type FileInfo } from './lib/jscodeshift-module.js';
@@ -27,7 +28,7 @@ export function retireRoots(ctx: PortContext): void {
     const statement = statementOf(call.node, call.ancestors);
     const instruction = ctx.instructionOf(call);
     if (instruction && instruction.portability !== 'auto') {
-      for (const reason of instruction.reasons) addMarker(ctx, statement, reason);
+      if (instruction.portability !== 'guarded') for (const reason of instruction.reasons) addMarker(ctx, statement, reason);
       continue;
     }
     let k = call.ancestors.length - 1;
@@ -37,7 +38,7 @@ export function retireRoots(ctx: PortContext): void {
     const target = awaited ? parent : call.node;
     ctx.edits.push({ start: target.start, end: target.end, text: awaited ? 'rootsFromConfig()' : 'Promise.resolve(rootsFromConfig())' });
     addMarker(ctx, statement, 'roots-retired');
-    ctx.notes.push(`retired roots/list at line ${call.node.loc.start.line} to ${'MCP_ALLOWED_ROOTS'}`);
+    ctx.notes.push(`retired roots/list at line ${call.node.loc.start.line} to ${RUNTIME_ENV.roots}`);
   }
 }
 

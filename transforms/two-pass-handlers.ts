@@ -102,7 +102,8 @@ function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call: Legac
   });
   if (refused.length > 0) {
     for (const { call } of refused) {
-      const reasons = ctx.instructionOf(call)!.reasons;
+      const { portability, reasons } = ctx.instructionOf(call)!;
+      if (portability === 'guarded') continue; // already dual-era: nothing to do, nothing to mark
       const statement = statementOf(call.node, call.ancestors);
       for (const reason of reasons.length > 0 ? reasons : ['unknown-handler-shape']) addMarker(ctx, statement, reason);
     }
@@ -563,7 +564,7 @@ function markOutsideHandler(ctx: PortContext, call: LegacyCall, lookup: ReturnTy
   const statement = statementOf(call.node, call.ancestors);
   const instruction = ctx.instructionOf(call);
   if (instruction && instruction.portability !== 'auto') {
-    for (const reason of instruction.reasons) addMarker(ctx, statement, reason);
+    if (instruction.portability !== 'guarded') for (const reason of instruction.reasons) addMarker(ctx, statement, reason);
     return;
   }
   switch (lookup.type) {

@@ -46,6 +46,11 @@ describe('portSource', () => {
     expect(result.markers.every((m) => m.line === 11)).toBe(true);
   });
 
+  it('leaves a guarded (already dual-era) site alone without a marker', () => {
+    const result = portSource({ source: single, path: 'server.ts', options, sites: [{ line: 11, column: 24, portability: 'guarded', reasons: ['era-guarded'] }] });
+    expect(result).toEqual({ source: single, changed: false, markers: [], notes: [] });
+  });
+
   it('ports an auto site the analyzer located by its call column', () => {
     const result = portSource({ source: single, path: 'server.ts', options, sites: [{ line: 11, column: 24, portability: 'auto', reasons: [] }] });
     expect(result.notes).toEqual(['ported tool delete_file (1 round)']);
