@@ -4,7 +4,7 @@ import { MRTR_API } from '../src/vocabulary.js';
 import { createRule } from './create-rule.js';
 import { calleeName, memberPath, propertyName, unwrapAwait } from './lib/expressions.js';
 import { objectLiteral } from './lib/mrtr-shapes.js';
-import { singleValueOf } from './lib/resolve.js';
+import { findVariable, singleValueOf } from './lib/resolve.js';
 
 export type Options = [
   {
@@ -17,6 +17,10 @@ export type MessageIds = 'secretInSignedState' | 'removeSecret';
 
 /** The SDK codec's sealing call: it signs (HMAC) but does not encrypt, so the payload is readable. */
 const CODEC_MINT = 'mint';
+/** The continuation helper's sealing call; sign-only when the helper is the SDK-codec variant (`port --codec sdk`). */
+const CONTINUATION_SEAL = 'seal';
+/** The module name `port --codec sdk` writes (src/runtime/template.ts): its `seal` is the HMAC codec underneath. */
+const SIGN_ONLY_CONTINUATION_MODULE = /(^|\/)mrtr-continuation-sdk(\.[cm]?[jt]s)?$/;
 /** Words that make a key look secret, compared against the key's camelCase/snake_case words. */
 const SECRET_WORDS = [
   'token',
@@ -54,7 +58,7 @@ export default createRule<Options, MessageIds>({
     hasSuggestions: true,
     messages: {
       secretInSignedState:
-        "'{{key}}' looks secret, but createRequestStateCodec(...).mint only signs requestState: the client can read the payload (base64url JSON). Keep the secret server-side and seal a reference to it, or seal with the continuation helper (AES-GCM), which encrypts.",
+        "'{{key}}' looks secret, but {{sealer}} only signs requestState: the client can read the payload (base64url JSON). Keep the secret server-side and seal a reference to it, or seal with the continuation helper (AES-GCM), which encrypts.",
       removeSecret: "Remove '{{key}}' from the signed payload.",
     },
     schema: [
@@ -88,22 +92,41 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{ signOnlyCodecs: [], secretWords: [], allowedKeys: [] }],
   create(context, [options]) {
     const sourceCode = context.sourceCode;
-    // Most files never mint: skip them before any listener runs.
-    if (!sourceCode.text.includes(`.${CODEC_MINT}`)) return {};
+    // Most files never mint or seal: skip them before any listener runs.
+    if (!sourceCode.text.includes(CODEC_MINT) && !sourceCode.text.includes(CONTINUATION_SEAL)) return {};
     const secretWords = new Set([...SECRET_WORDS, ...(options.secretWords ?? []).map((w) => w.toLowerCase())]);
     const allowedKeys = new Set(options.allowedKeys ?? []);
     const namedCodecs = (options.signOnlyCodecs ?? []).map((c) => c.split('.'));
 
     return {
       CallExpression(node): void {
-        if (calleeName(node) !== CODEC_MINT || node.callee.type !== AST_NODE_TYPES.MemberExpression) return;
-        if (!isSignOnlyCodec(node.callee.object)) return;
-        const [payload] = node.arguments;
+        const payload = signOnlyPayload(node);
         if (!payload) return;
         const object = objectLiteral(sourceCode, payload);
-        if (object) checkObject(object, 0, new Set());
+        const sealer = calleeName(node) === CODEC_MINT ? 'createRequestStateCodec(...).mint' : 'the SDK-codec continuation helper (mrtr-continuation-sdk)';
+        if (object) checkObject(object, sealer, 0, new Set());
       },
     };
+
+    /** The payload argument of `codec.mint(payload, ctx)` or of the SDK-variant `continuation.seal(ctx, payload)`. */
+    function signOnlyPayload(call: TSESTree.CallExpression): TSESTree.Node | undefined {
+      const name = calleeName(call);
+      if (name === CODEC_MINT && call.callee.type === AST_NODE_TYPES.MemberExpression) {
+        return isSignOnlyCodec(call.callee.object) ? call.arguments[0] : undefined;
+      }
+      if (name === CONTINUATION_SEAL && importedFromSdkContinuation(call.callee)) return call.arguments[1];
+      return undefined;
+    }
+
+    /** `continuation.seal` / `seal` whose root name is imported from the SDK-codec continuation module. */
+    function importedFromSdkContinuation(callee: TSESTree.Node): boolean {
+      let root = unwrapAwait(callee);
+      while (root.type === AST_NODE_TYPES.MemberExpression) root = unwrapAwait(root.object);
+      if (root.type !== AST_NODE_TYPES.Identifier) return false;
+      const def = findVariable(sourceCode, root)?.defs[0];
+      if (def?.type !== 'ImportBinding' || def.parent.type !== AST_NODE_TYPES.ImportDeclaration) return false;
+      return SIGN_ONLY_CONTINUATION_MODULE.test(def.parent.source.value);
+    }
 
     function isSignOnlyCodec(receiver: TSESTree.Node): boolean {
       const path = memberPath(receiver);
@@ -120,13 +143,13 @@ export default createRule<Options, MessageIds>({
     }
 
     /** Every key of the payload, nested object literals and spread locals included. */
-    function checkObject(object: TSESTree.ObjectExpression, depth: number, seen: Set<TSESTree.Node>): void {
+    function checkObject(object: TSESTree.ObjectExpression, sealer: string, depth: number, seen: Set<TSESTree.Node>): void {
       if (depth > MAX_DEPTH || seen.has(object)) return;
       seen.add(object);
       for (const prop of object.properties) {
         if (prop.type === AST_NODE_TYPES.SpreadElement) {
           const spread = objectLiteral(sourceCode, prop.argument);
-          if (spread) checkObject(spread, depth + 1, seen);
+          if (spread) checkObject(spread, sealer, depth + 1, seen);
           continue;
         }
         const key = propertyName(prop.key, prop.computed);
@@ -134,13 +157,13 @@ export default createRule<Options, MessageIds>({
           context.report({
             node: prop.key,
             messageId: 'secretInSignedState',
-            data: { key },
+            data: { key, sealer },
             suggest: [{ messageId: 'removeSecret', data: { key }, fix: (fixer) => removeProperty(fixer, prop) }],
           });
           continue;
         }
         const nested = objectLiteral(sourceCode, prop.value);
-        if (nested) checkObject(nested, depth + 1, seen);
+        if (nested) checkObject(nested, sealer, depth + 1, seen);
       }
     }
 

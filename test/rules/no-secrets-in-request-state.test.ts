@@ -24,6 +24,8 @@ ruleTester.run('no-secrets-in-request-state', rule, {
     },
     // Valid because: the payload is not an object literal the rule can see.
     `${codec}await codec.mint(payload, ctx);`,
+    // Valid because: the default continuation helper encrypts (AES-GCM), imported by its usual name.
+    `import { continuation } from './mrtr-continuation.js';\nawait continuation.seal(ctx, { step: 'pay', bind, apiKey });`,
   ],
   invalid: [
     // Invalid because: a token in the readable payload; reported at the key, suggestion removes it.
@@ -34,11 +36,11 @@ ruleTester.run('no-secrets-in-request-state', rule, {
           messageId: 'secretInSignedState',
           line: 2,
           column: 37,
-          data: { key: 'accessToken' },
+          data: { key: 'accessToken', sealer: 'createRequestStateCodec(...).mint' },
           suggestions: [
             {
               messageId: 'removeSecret',
-              data: { key: 'accessToken' },
+              data: { key: 'accessToken', sealer: 'createRequestStateCodec(...).mint' },
               output: `${codec}await codec.mint({ step: 'confirm' }, ctx);`,
             },
           ],
@@ -101,6 +103,19 @@ ruleTester.run('no-secrets-in-request-state', rule, {
       errors: [
         { messageId: 'secretInSignedState', line: 2, column: 20, suggestions: [{ messageId: 'removeSecret', output: `${codec}await codec.mint({ credentials: c }, ctx);` }] },
         { messageId: 'secretInSignedState', line: 2, column: 36, suggestions: [{ messageId: 'removeSecret', output: `${codec}await codec.mint({ 'x-api-key': k }, ctx);` }] },
+      ],
+    },
+    // Invalid because: \`port --codec sdk\` writes a continuation helper that only signs; its seal payload is the second argument.
+    {
+      code: `import { continuation } from './mrtr-continuation-sdk.js';\nawait continuation.seal(ctx, { step: 'pay', bind, refreshToken });`,
+      errors: [
+        {
+          messageId: 'secretInSignedState',
+          line: 2,
+          column: 51,
+          data: { key: 'refreshToken', sealer: 'the SDK-codec continuation helper (mrtr-continuation-sdk)' },
+          suggestions: [{ messageId: 'removeSecret', output: `import { continuation } from './mrtr-continuation-sdk.js';\nawait continuation.seal(ctx, { step: 'pay', bind });` }],
+        },
       ],
     },
   ],
