@@ -65,6 +65,35 @@ export function continuationContract(variant: string, runtime: Runtime): void {
         expect(await opens(c, state)).toBe(false);
       });
 
+      it('property: never throws and never opens, whatever the state and the bind', async () => {
+        const c = createContinuation({ keys: [KEY_A] });
+        const anything = fc.anything({ withBigInt: true, withMap: true, withNullPrototype: true, withTypedArray: true });
+        const stateLike = fc.oneof(anything, fc.string(), fc.string().map((t) => `v1.${t}`), fc.string().map((t) => `v1.AAAAAAAAAAA.${t}`));
+        await fc.assert(
+          fc.asyncProperty(stateLike, fc.oneof(anything, fc.record({ method: fc.string(), name: fc.string(), args: anything })), async (state, bind) => {
+            await expect(c.open(context(state), bind as never)).resolves.toBeUndefined();
+          }),
+          { numRuns: 300 },
+        );
+      });
+
+      it('logs nothing, whether a state opens or not', async () => {
+        const c = createContinuation({ keys: [KEY_A] });
+        const calls: unknown[] = [];
+        const saved = { log: console.log, warn: console.warn, error: console.error, info: console.info, debug: console.debug };
+        for (const name of Object.keys(saved) as (keyof typeof saved)[]) console[name] = (...args: unknown[]) => void calls.push(args);
+        try {
+          const state = await sealed(c, { secret: 'card-4242' });
+          await opens(c, state);
+          await opens(c, `${state.slice(0, -1)}A`);
+          await opens(c, state, {}, 'refund', { other: true });
+          await opens(c, 'garbage');
+        } finally {
+          Object.assign(console, saved);
+        }
+        expect(calls).toEqual([]);
+      });
+
       it('answers undefined, without throwing, when the requestState accessor throws', async () => {
         const c = createContinuation({ keys: [KEY_A] });
         const ctx = {
