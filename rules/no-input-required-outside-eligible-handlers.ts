@@ -1,5 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { MRTR_API } from '../src/vocabulary.js';
 import { NamedHandlerRoles, roleAtDefinition } from './lib/handler-registration.js';
 import type { HandlerRole } from './lib/handler-registration.js';
 import { isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
@@ -26,6 +27,9 @@ export default createRule<Options, MessageIds>({
   },
   defaultOptions: [],
   create(context) {
+    // Plain-text prefilter: most files never build an input-required value.
+    const { text } = context.sourceCode;
+    if (!text.includes(MRTR_API.inputRequired) && !text.includes(MRTR_API.resultType)) return {};
     const named = new NamedHandlerRoles(context.sourceCode);
     // Decided at the end: a handler may be registered by name below its definition.
     const candidates: TSESTree.Node[] = [];

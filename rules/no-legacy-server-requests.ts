@@ -1,4 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
+import { PREFILTER_NAMES } from '../src/vocabulary.js';
 import { isEraGuarded } from './lib/era-guard.js';
 import { isUrlElicitationThrow, legacyCallOf } from './lib/legacy-call-shape.js';
 import { isClientOnlyProgram, isOutsideServerRequests } from './lib/site-scope.js';
@@ -27,6 +28,8 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [],
   create(context) {
     const { sourceCode } = context;
+    // The analyzer's plain-text prefilter: a file naming none of the legacy vocabulary holds no site.
+    if (!PREFILTER_NAMES.some((name) => sourceCode.text.includes(name))) return {};
     // A file that imports only the client SDK answers these requests; it never sends them.
     if (isClientOnlyProgram(sourceCode.ast)) return {};
     return {

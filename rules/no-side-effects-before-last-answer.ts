@@ -1,11 +1,12 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { MRTR_API } from '../src/vocabulary.js';
 import { unwrap } from './lib/expressions.js';
 import { isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
 import { localFunction, returnedExpressions } from './lib/resolve.js';
 import type { FunctionNode } from './lib/resolve.js';
 import { callEffect, compilePatterns, targetText, within, writesOutside } from './lib/side-effects.js';
-import type { EffectPatterns } from './lib/side-effects.js';
+import type { CallEffect, EffectPatterns } from './lib/side-effects.js';
 import { createRule } from './create-rule.js';
 
 export type Options = [{ pureCallees?: string[]; effectCallees?: string[] }];
@@ -19,7 +20,13 @@ interface Frame {
   readonly node: TSESTree.Node;
   readonly current: Set<Segment>;
   readonly asks: Event[];
-  readonly effects: (Event & { readonly what: string })[];
+  /** Possible side effects; judged only if the function turns out to ask (most never do). */
+  readonly candidates: Candidate[];
+}
+
+interface Candidate extends Event {
+  /** What the effect is, seen from function `fn`, or undefined when it is none there. */
+  readonly describe: (fn: TSESTree.Node) => string | undefined;
 }
 
 interface Event {
@@ -68,6 +75,8 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{}],
   create(context, [options]) {
     const { sourceCode } = context;
+    // Plain-text prefilter: without an input-required value in the file there is nothing to judge.
+    if (!mentionsAsk(sourceCode.text)) return {};
     const patterns: EffectPatterns = {
       pure: compilePatterns(options.pureCallees ?? []),
       effect: compilePatterns(options.effectCallees ?? []),
@@ -79,7 +88,7 @@ export default createRule<Options, MessageIds>({
     // Code-path events are not in typescript-eslint's listener types (typescript-eslint#6993).
     const codePathListeners = {
       onCodePathStart(_codePath: CodePath, node: TSESTree.Node): void {
-        frames.push({ node, current: new Set(), asks: [], effects: [] });
+        frames.push({ node, current: new Set(), asks: [], candidates: [] });
       },
       onCodePathEnd(): void {
         const frame = frames.pop();
@@ -103,29 +112,24 @@ export default createRule<Options, MessageIds>({
       ...(codePathListeners as unknown as TSESLint.RuleListener),
       CallExpression(node): void {
         if (recordAsk(node)) return;
-        const effect = callEffect(sourceCode, node, patterns);
-        if (!effect) return;
-        const { mutates } = effect;
-        recordEffect(node, effect.what, mutates ? (fn) => writesOutside(sourceCode, mutates, fn) : () => true);
+        let effect: CallEffect | undefined | null = null;
+        recordCandidate(node, (fn) => {
+          effect ??= callEffect(sourceCode, node, patterns);
+          if (!effect) return undefined;
+          return !effect.mutates || writesOutside(sourceCode, effect.mutates, fn) ? effect.what : undefined;
+        });
       },
       ObjectExpression(node): void {
         if (isInputRequiredObject(node)) recordAsk(node);
       },
       AssignmentExpression(node): void {
-        recordEffect(node, `assignment to \`${targetText(sourceCode, node.left)}\``, (fn) =>
-          writesOutside(sourceCode, node.left, fn),
-        );
+        recordWrite(node, node.left, 'assignment to');
       },
       UpdateExpression(node): void {
-        recordEffect(node, `update of \`${targetText(sourceCode, node.argument)}\``, (fn) =>
-          writesOutside(sourceCode, node.argument, fn),
-        );
+        recordWrite(node, node.argument, 'update of');
       },
       UnaryExpression(node): void {
-        if (node.operator !== 'delete') return;
-        recordEffect(node, `delete of \`${targetText(sourceCode, node.argument)}\``, (fn) =>
-          writesOutside(sourceCode, node.argument, fn),
-        );
+        if (node.operator === 'delete') recordWrite(node, node.argument, 'delete of');
       },
     };
 
@@ -140,17 +144,23 @@ export default createRule<Options, MessageIds>({
       return true;
     }
 
+    function recordWrite(node: TSESTree.Node, target: TSESTree.Node, verb: string): void {
+      recordCandidate(node, (fn) =>
+        writesOutside(sourceCode, target, fn) ? `${verb} \`${targetText(sourceCode, target)}\`` : undefined,
+      );
+    }
+
     /**
-     * Records a side effect in the function it is written in and, when that function is a callback
-     * run by the call it is passed to (or an IIFE), in the enclosing functions too.
+     * Records a possible side effect in the function it is written in and, when that function is a
+     * callback run by the call it is passed to (or an IIFE), in the enclosing functions too.
      */
-    function recordEffect(node: TSESTree.Node, what: string, counts: (fn: TSESTree.Node) => boolean): void {
+    function recordCandidate(node: TSESTree.Node, describe: Candidate['describe']): void {
       const at = order++;
       for (let i = frames.length - 1; i >= 0; i--) {
         const frame = frames[i];
         const segments = live(frame);
         if (segments.length === 0) return;
-        if (counts(frame.node)) frame.effects.push({ node, segments, order: at, what });
+        frame.candidates.push({ node, segments, order: at, describe });
         if (!runsWhereWritten(frame.node)) return;
       }
     }
@@ -160,8 +170,11 @@ export default createRule<Options, MessageIds>({
       const askSegments = new Set(frame.asks.flatMap((a) => a.segments));
       const reachesAsk = closure(askSegments, (s) => s.prevSegments);
       const afterAsk = closure(new Set([...askSegments].flatMap((s) => s.nextSegments)), (s) => s.nextSegments);
-      for (const effect of frame.effects) {
-        if (reported.has(effect.node)) continue;
+      for (const candidate of frame.candidates) {
+        if (reported.has(candidate.node)) continue;
+        const what = candidate.describe(frame.node);
+        if (what === undefined) continue;
+        const effect = { ...candidate, what };
         const insideAsk = frame.asks.find((a) => within(effect.node, a.node));
         if (insideAsk) {
           report(effect, 'duringAsk', insideAsk);
@@ -181,7 +194,7 @@ export default createRule<Options, MessageIds>({
       }
     }
 
-    function report(effect: Frame['effects'][number], messageId: MessageIds, ask: Event): void {
+    function report(effect: Event & { readonly what: string }, messageId: MessageIds, ask: Event): void {
       reported.add(effect.node);
       context.report({
         node: effect.node,
@@ -204,6 +217,10 @@ export default createRule<Options, MessageIds>({
     }
   },
 });
+
+function mentionsAsk(text: string): boolean {
+  return text.includes(MRTR_API.inputRequired) || text.includes(MRTR_API.resultType);
+}
 
 /** The live, reachable segments of a frame right now. */
 function live(frame: Frame): Segment[] {

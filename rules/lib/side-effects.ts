@@ -187,14 +187,16 @@ function isRead(path: readonly string[], dotted: string, name: string, patterns:
 /** A write through an fs/child_process/http import or a client-named receiver (`db.insert`, `this.api.post`). */
 function isWorldWrite(sourceCode: Readonly<TSESLint.SourceCode>, call: TSESTree.CallExpression, path: readonly string[]): boolean {
   const name = path[path.length - 1];
+  // Every fs/child_process/http write starts with a write verb: test that before any scope lookup.
+  if (!hasPrefix(name, WRITE_PREFIXES)) return false;
   const rootModule = importedFrom(sourceCode, call.callee);
   if (rootModule !== undefined) {
     if (PROCESS_MODULES.has(rootModule)) return true;
     if (HTTP_MODULES.has(rootModule)) return name === 'request';
-    if (FS_MODULES.has(rootModule)) return hasPrefix(name, WRITE_PREFIXES);
+    if (FS_MODULES.has(rootModule)) return true;
   }
   const receiver = path.slice(0, -1);
-  return receiver.some((segment) => CLIENT_NAMES.has(segment)) && hasPrefix(name, WRITE_PREFIXES);
+  return receiver.some((segment) => CLIENT_NAMES.has(segment));
 }
 
 /** The module a callee's root identifier was imported (or required) from. */
