@@ -276,6 +276,8 @@ function planSideEffects(steps: Step[], scope: HandlerScope): { moved: Node[] } 
     if (!hasSideEffect(s, locals)) continue;
     const askAfter = firstAskOf(s);
     if (hasControlTransfer(s) || lastStep.terminal || lastAsk.container !== scope.container) return { blocked: askAfter };
+    // an early return or throw between the write and the last ask would skip the moved write
+    if (scope.statements.slice(i + 1, lastTopIndex).some(hasControlTransfer)) return { blocked: askAfter };
     const written = new Set([...writtenNames(s), ...declaredNames(s)]);
     for (let j = i + 1; j <= lastTopIndex; j++) {
       const later = scope.statements[j];
