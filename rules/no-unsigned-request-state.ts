@@ -1,20 +1,23 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { MRTR_API } from '../src/vocabulary.js';
 import { createRule } from './create-rule.js';
 import { calleeName, findProperty, memberPath, staticString, unwrapAwait } from './lib/expressions.js';
 import { inputRequiredSpec, isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
-import { localFunction, returnedExpressions, singleValueOf, valuesOf } from './lib/resolve.js';
+import { enclosingFunction, localFunction, returnedExpressions, singleValueOf, valuesOf } from './lib/resolve.js';
 
 export type Options = [
   {
     sealers?: string[];
   },
 ];
-export type MessageIds = 'unsignedRequestState';
+export type MessageIds = 'unsignedRequestState' | 'sealWithContinuation';
 
 /** Our continuation helper's sealing call (`continuation.seal(ctx, payload)`, or `seal` imported from it). */
 const CONTINUATION_SEAL = 'seal';
+/** The helper module `port` writes (src/runtime/template.ts), and the object it exports. */
+const CONTINUATION_MODULE = /(^|\/)mrtr-continuation(-sdk)?(\.[cm]?[jt]s)?$/;
+const CONTINUATION_EXPORT = 'continuation';
 /** The SDK codec's sealing call (`createRequestStateCodec(...).mint(payload, ctx)`). */
 const CODEC_MINT = 'mint';
 /** How far the rule follows variables and helper functions before it gives up (and stays quiet). */
@@ -37,7 +40,9 @@ export default createRule<Options, MessageIds>({
       recommended: 'recommended',
       requiresTypeChecking: false,
     },
+    hasSuggestions: true,
     messages: {
+      sealWithContinuation: 'Seal this payload with `{{continuation}}.seal({{ctx}}, ...)` instead (it must carry its `step` and `bind`).',
       unsignedRequestState:
         'requestState is {{what}}: the client can read and change it and send it back. Seal it with `await continuation.seal(ctx, payload)` or `await codec.mint(payload, ctx)` from createRequestStateCodec, and verify it on re-entry.',
     },
@@ -82,8 +87,67 @@ export default createRule<Options, MessageIds>({
       checked.add(prop);
       const verdict = classify(prop.value as TSESTree.Expression, 0, new Set());
       if (verdict.kind === 'unsealed') {
-        context.report({ node: prop, messageId: 'unsignedRequestState', data: { what: verdict.what } });
+        context.report({
+          node: prop,
+          messageId: 'unsignedRequestState',
+          data: { what: verdict.what },
+          suggest: sealSuggestion(prop.value as TSESTree.Expression),
+        });
       }
+    }
+
+    /**
+     * `JSON.stringify(payload)` (also under base64) in an async handler of a file that imports the
+     * continuation helper: offer `await continuation.seal(ctx, payload)`. A suggestion only: the payload
+     * still needs its step and bind, and the state must then be opened on re-entry.
+     */
+    function sealSuggestion(value: TSESTree.Expression): TSESLint.ReportSuggestionArray<MessageIds> {
+      const payload = stringifiedPayload(value);
+      const fn = enclosingFunction(value);
+      const continuationName = importedContinuation();
+      const ctxParam = fn?.params[fn.params.length - 1];
+      if (!payload || !fn?.async || !continuationName || ctxParam?.type !== AST_NODE_TYPES.Identifier) return [];
+      const replacement = `await ${continuationName}.${CONTINUATION_SEAL}(${ctxParam.name}, ${sourceCode.getText(payload)})`;
+      return [
+        {
+          messageId: 'sealWithContinuation',
+          data: { continuation: continuationName, ctx: ctxParam.name },
+          fix: (fixer) => fixer.replaceText(value, replacement),
+        },
+      ];
+    }
+
+    /** The `x` of `JSON.stringify(x)`, `btoa(JSON.stringify(x))`, `Buffer.from(JSON.stringify(x)).toString(enc)`. */
+    function stringifiedPayload(value: TSESTree.Node): TSESTree.Node | undefined {
+      const n = unwrapAwait(value);
+      if (n.type !== AST_NODE_TYPES.CallExpression) return undefined;
+      const path = memberPath(n.callee).join('.');
+      if (path === 'JSON.stringify') return n.arguments[0];
+      if (path === 'btoa' && n.arguments[0]) return stringifiedPayload(n.arguments[0]);
+      if (n.callee.type === AST_NODE_TYPES.MemberExpression && calleeName(n) === 'toString') {
+        const inner = unwrapAwait(n.callee.object);
+        if (inner.type === AST_NODE_TYPES.CallExpression && memberPath(inner.callee).join('.') === 'Buffer.from' && inner.arguments[0]) {
+          return stringifiedPayload(inner.arguments[0]);
+        }
+      }
+      return undefined;
+    }
+
+    /** The local name of `continuation` imported from the helper module `port` writes, if any. */
+    function importedContinuation(): string | undefined {
+      for (const statement of sourceCode.ast.body) {
+        if (statement.type !== AST_NODE_TYPES.ImportDeclaration || !CONTINUATION_MODULE.test(statement.source.value)) continue;
+        for (const specifier of statement.specifiers) {
+          if (
+            specifier.type === AST_NODE_TYPES.ImportSpecifier &&
+            specifier.imported.type === AST_NODE_TYPES.Identifier &&
+            specifier.imported.name === CONTINUATION_EXPORT
+          ) {
+            return specifier.local.name;
+          }
+        }
+      }
+      return undefined;
     }
 
     /** What a value given as requestState is; `unknown` when its origin is not visible in this file. */

@@ -120,5 +120,36 @@ async function handler(ctx) {
       code: `return inputRequired({ inputRequests, requestState: String(step) });`,
       errors: [{ messageId: 'unsignedRequestState', data: { what: 'a plain string' } }],
     },
+    // Invalid because: JSON in an async handler of a file that imports the continuation helper; the suggestion seals the payload.
+    {
+      code: `import { continuation } from './mrtr-continuation.js';
+server.registerTool('t', {}, async (args, ctx) => {
+  return inputRequired({ inputRequests, requestState: btoa(JSON.stringify({ step: 'confirm', bind })) });
+});`,
+      errors: [
+        {
+          messageId: 'unsignedRequestState',
+          line: 3,
+          column: 41,
+          data: { what: 'a base64 encoding' },
+          suggestions: [
+            {
+              messageId: 'sealWithContinuation',
+              data: { continuation: 'continuation', ctx: 'ctx' },
+              output: `import { continuation } from './mrtr-continuation.js';
+server.registerTool('t', {}, async (args, ctx) => {
+  return inputRequired({ inputRequests, requestState: await continuation.seal(ctx, { step: 'confirm', bind }) });
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    // Invalid because: same, but the handler is not async, so no suggestion (await would not parse).
+    {
+      code: `import { continuation } from './mrtr-continuation.js';
+server.registerTool('t', {}, (args, ctx) => inputRequired({ inputRequests, requestState: JSON.stringify({ step }) }));`,
+      errors: [{ messageId: 'unsignedRequestState', line: 2, column: 76, suggestions: [] }],
+    },
   ],
 });
