@@ -24,7 +24,8 @@ export type CalleePattern = (dotted: string, name: string) => boolean;
 const READ_PREFIXES = [
   'get', 'find', 'list', 'read', 'stat', 'lstat', 'exists', 'has', 'is', 'count', 'search', 'lookup', 'load',
   'select', 'fetch', 'open', 'seal', 'mint', 'verify', 'bind', 'parse', 'safeParse', 'validate', 'digest', 'hash',
-  'inputResponse', 'acceptedContent', 'requestState', 'sleep', 'delay',
+  'inputResponse', 'acceptedContent', 'requestState', 'sleep', 'delay', 'check', 'can', 'compute', 'resolve',
+  'format', 'render',
 ];
 
 /** Receivers whose calls are logging, not state changes. */

@@ -89,6 +89,34 @@ async function h(ctx: Ctx) {
   await payments.charge(ctx.amount);
   return { content: [] };
 }`,
+    // Valid because: switch: the effect sits in a case that returns without asking.
+    `
+async function h(ctx: Ctx, op: string) {
+  switch (op) {
+    case 'save':
+      await db.insert(op);
+      return { content: [] };
+    case 'ask':
+      return ${ASK};
+    default:
+      return {};
+  }
+}`,
+    // Valid because: the namespace form mcp.inputRequired is an ask too, and only reads precede it.
+    `
+async function h(ctx: Ctx) {
+  const perms = await checkPermissions(ctx);
+  if (!ctx.answer) return mcp.inputRequired({ inputRequests: {} });
+  await db.insert(perms);
+  return {};
+}`,
+    // Valid because: an ask returned from a nested callback is that callback's, not the handler's.
+    `
+async function h(ctx: Ctx, items: string[]) {
+  await db.insert(items);
+  const asks = items.map((i) => ${ASK});
+  return { content: [], asks };
+}`,
     // Valid because: TODO known false negative: the ask is held in a variable before it is returned.
     `
 async function h(ctx: Ctx) {
@@ -232,6 +260,39 @@ async function h(ctx: Ctx) {
         { messageId: 'beforeAsk', line: 4, column: 9, data: { what: 'write `db.update(...)`', askLine: '5' } },
         { messageId: 'beforeAsk', line: 6, column: 3, data: { what: 'assignment to `registry.count`', askLine: '7' } },
       ],
+    },
+    // Invalid because: a while loop and a catch block both lead back to the ask.
+    {
+      code: `
+async function h(ctx: Ctx) {
+  while (!ctx.done) {
+    try {
+      await queue.publish(ctx.id);
+    } catch {
+      errors++;
+    }
+    if (!ctx.answer) return ${ASK};
+  }
+  return {};
+}`,
+      errors: [
+        { messageId: 'beforeAsk', line: 5, column: 13, data: { what: 'write \`queue.publish(...)\`', askLine: '9' } },
+        { messageId: 'beforeAsk', line: 7, column: 7, data: { what: 'update of \`errors\`', askLine: '9' } },
+      ],
+    },
+    // Invalid because: a switch case that writes and falls through to the ask.
+    {
+      code: `
+async function h(ctx: Ctx, op: string) {
+  switch (op) {
+    case 'reserve':
+      await rooms.reserve(op);
+    case 'confirm':
+      return ${ASK};
+  }
+  return {};
+}`,
+      errors: [{ messageId: 'beforeAsk', line: 5, column: 13, data: { what: 'awaited call \`rooms.reserve(...)\`', askLine: '7' } }],
     },
     // Invalid because: effectCallees makes a built-in read an effect (getOrCreate writes).
     {
