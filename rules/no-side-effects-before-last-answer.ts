@@ -136,10 +136,11 @@ export default createRule<Options, MessageIds>({
     /** Records `node` as an ask when it is an input_required value the current function returns. */
     function recordAsk(node: TSESTree.CallExpression | TSESTree.ObjectExpression): boolean {
       const frame = frames.at(-1);
-      if (!frame) return false;
+      // Position first: it is cheap, and most calls are not returned (the helper lookup needs scopes).
+      if (!frame || !isReturnedBy(node, frame.node)) return false;
       const isAsk =
         node.type === AST_NODE_TYPES.ObjectExpression || isInputRequiredCall(node) || callsAskingHelper(node);
-      if (!isAsk || !isReturnedBy(node, frame.node)) return false;
+      if (!isAsk) return false;
       frame.asks.push({ node, segments: live(frame), order: order++ });
       return true;
     }
