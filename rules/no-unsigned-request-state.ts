@@ -185,6 +185,8 @@ export default createRule<Options, MessageIds>({
     function classifyCall(call: TSESTree.CallExpression, depth: number, seen: Set<TSESTree.Node>): Verdict {
       const path = memberPath(call.callee);
       const name = calleeName(call);
+      // `Object.seal` freezes an object's shape; it protects nothing from the client.
+      if (path.join('.') === 'Object.seal') return call.arguments[0] ? classify(call.arguments[0], depth + 1, seen) : { kind: 'unknown' };
       if (isSealer(path, call)) return { kind: 'sealed' };
       if (path.join('.') === 'JSON.stringify') return { kind: 'unsealed', what: 'JSON.stringify output' };
       if (name === 'btoa') return { kind: 'unsealed', what: 'a base64 encoding' };

@@ -151,5 +151,10 @@ server.registerTool('t', {}, async (args, ctx) => {
 server.registerTool('t', {}, (args, ctx) => inputRequired({ inputRequests, requestState: JSON.stringify({ step }) }));`,
       errors: [{ messageId: 'unsignedRequestState', line: 2, column: 76, suggestions: [] }],
     },
+    // Invalid because: \`Object.seal\` is not a sealer; what it wraps is a plain string.
+    {
+      code: `return inputRequired({ inputRequests, requestState: Object.seal('confirm') });`,
+      errors: [{ messageId: 'unsignedRequestState', line: 1, column: 39, data: { what: 'a plain string' } }],
+    },
   ],
 });
