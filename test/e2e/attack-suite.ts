@@ -105,8 +105,13 @@ export function defineAttackSuite(codec: Codec): void {
 
   /** A manual-mode client talking to exactly one replica (or alternating over several). */
   async function manualClient(mount: string, ...targets: Replica[]): Promise<Client> {
+    return principalClient(mount, undefined, ...targets);
+  }
+
+  /** The same, calling as `principal` (`Authorization: Bearer <principal>`). */
+  async function principalClient(mount: string, principal: string | undefined, ...targets: Replica[]): Promise<Client> {
     const { client } = makeClient({}, 'modern', true);
-    const { fetch: routedFetch } = roundRobinFetch(targets);
+    const { fetch: routedFetch } = roundRobinFetch(targets, principal);
     await client.connect(new StreamableHTTPClientTransport(new URL(targets[0].url(mount)), { fetch: routedFetch }));
     clients.push(client);
     return client;
@@ -194,6 +199,17 @@ export function defineAttackSuite(codec: Codec): void {
           const final = await genuineFinalRound(alternating, fixture, fixture.call);
           const onB = await manualClient(fixture.name, replicas.B);
           await expectRefused(onB, fixture.call, { inputResponses: final.inputResponses });
+        });
+
+        it('a state minted for one principal is refused for another; the same principal completes it', async () => {
+          const asAlice = await principalClient(fixture.name, 'alice', replicas.A, replicas.B);
+          const final = await genuineFinalRound(asAlice, fixture, fixture.call);
+          await expectRefused(await principalClient(fixture.name, 'mallory', replicas.B), fixture.call, final);
+          await expectRefused(await manualClient(fixture.name, replicas.B), fixture.call, final); // anonymous
+          // control: alice's own replay runs the code after the ask
+          const before = readEffects(set.effectsFile).length;
+          expect((await round(await principalClient(fixture.name, 'alice', replicas.B), fixture.call, final)).kind).toBe('complete');
+          expect(readEffects(set.effectsFile).length - before).toBe(1);
         });
 
         it('a state minted by a replica with other keys is refused; the same state on a same-key replica completes', async () => {

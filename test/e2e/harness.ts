@@ -164,9 +164,13 @@ export interface RoutedRequest {
 
 /**
  * A `fetch` for StreamableHTTPClientTransport that sends every HTTP request to the next replica in turn
- * (keeping the path), so a retry never lands where the previous round was served.
+ * (keeping the path), so a retry never lands where the previous round was served. With `principal`, every
+ * request carries `Authorization: Bearer <principal>` (the replicas' test-only identity).
  */
-export function roundRobinFetch(replicas: readonly Replica[]): { fetch: typeof fetch; routed: RoutedRequest[] } {
+export function roundRobinFetch(
+  replicas: readonly Replica[],
+  principal?: string,
+): { fetch: typeof fetch; routed: RoutedRequest[] } {
   let next = 0;
   const routed: RoutedRequest[] = [];
   const routedFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -175,8 +179,9 @@ export function roundRobinFetch(replicas: readonly Replica[]): { fetch: typeof f
     next += 1;
     const target = new URL(replica.url(original.pathname.slice(1)));
     routed.push({ replica: replica.name, ...describeBody(init?.body) });
-    if (input instanceof Request) return fetch(new Request(target, input), init);
-    return fetch(target, init);
+    const request = new Request(target, input instanceof Request ? new Request(input, init) : init);
+    if (principal !== undefined) request.headers.set('authorization', `Bearer ${principal}`);
+    return fetch(request);
   };
   return { fetch: routedFetch as typeof fetch, routed };
 }

@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { createMcpHandler, type McpHttpHandler, type McpServer, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo, type McpHttpHandler, type McpServer, type Server } from '@modelcontextprotocol/server';
 import { FileEffectLog, type FixtureModule } from './contract.js';
 
 interface Mount {
@@ -48,6 +48,15 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
+/**
+ * Test-only identity: `Authorization: Bearer <name>` makes `<name>` the caller's client id. No token is
+ * verified; it only lets the attacks replay one principal's state as another.
+ */
+function principalOf(req: IncomingMessage): AuthInfo | undefined {
+  const name = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  return name === undefined ? undefined : { token: name, clientId: name, scopes: [] };
+}
+
 async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
   const handler = handlers.get(url.pathname);
@@ -61,7 +70,7 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     headers: toHeaders(req),
     body: hasBody ? new Uint8Array(await readBody(req)) : undefined,
   });
-  const response = await handler.fetch(request);
+  const response = await handler.fetch(request, { authInfo: principalOf(req) });
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   res.writeHead(response.status, headers);
