@@ -39,8 +39,10 @@ export function capabilityEdits(ctx: PortContext, scope: HandlerScope, ctxName: 
     const fallback = src.slice(getters[0].start, getters[0].end);
     const at = top.start;
     const indent = src.indentAt(top.start);
-    const declaration =
-      `const ${caps} = ((${ctxName}.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? ${fallback}${semi}`;
+    const perRequest = ctx.typed
+      ? `(${ctxName}.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined`
+      : `${ctxName}.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY]`;
+    const declaration = `const ${caps} = (${perRequest}) ?? ${fallback}${semi}`;
     ctx.edits.push({ start: at, end: at, text: declaration + src.style.eol + indent, order: 1 });
     for (const g of getters) ctx.edits.push({ start: g.start, end: g.end, text: caps });
     addMarker(ctx, top, 'capability-fallback');

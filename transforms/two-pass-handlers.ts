@@ -338,7 +338,7 @@ function emitHandler(ctx: PortContext, scope: HandlerScope, steps: Step[], moved
   const insertAt = leadingStart(firstTop, src.text);
   const head = [
     `const ${e.bind} = bindRequest(${ctxName}, ${scope.nameText}, ${scope.argsText})${semi}`,
-    `const ${e.state} = await continuation.open<${stateType(e)}>(${ctxName}, ${e.bind})${semi}`,
+    `const ${e.state} = await continuation.open${ctx.typed ? `<${stateType(e)}>` : ''}(${ctxName}, ${e.bind})${semi}`,
   ];
   ctx.edits.push({ start: insertAt, end: insertAt, text: head.join(eol + indent) + eol + indent, order: 0 });
   capabilityEdits(ctx, scope, ctxName, steps.flatMap((s) => s.asks.map((a) => a.top)), names);
@@ -420,7 +420,7 @@ function emitStep(e: Emit, k: number): string[] {
       reads.push(`const ${view} = ${thisRound} ? inputResponse(${responses}, ${q(ask.key)}) : undefined${semi}`);
       let value: string;
       if (ask.request.url) value = `${view}?.kind === ${q('elicit')} ? { action: ${view}.action } : undefined`;
-      else if (ask.request.kind === 'sampling') value = `${view}?.kind === ${q('sampling')} ? ${view}.result${narrowSampling(ask) ? ' as CreateMessageResult' : ''} : undefined`;
+      else if (ask.request.kind === 'sampling') value = `${view}?.kind === ${q('sampling')} ? ${view}.result${narrowSampling(ask) && e.ctx.typed ? ' as CreateMessageResult' : ''} : undefined`;
       else value = `${view}?.kind === ${q('roots')} ? { roots: ${view}.roots } : undefined`;
       reads.push(`${decl} ${ask.varName} = ${fromState(value)}${semi}`);
     }
@@ -491,7 +491,7 @@ function buildRequest(e: Emit, ask: Ask, out: string[]): { builder: string; sche
   } else {
     expr = e.names.fresh(`${ask.key}Request`);
     const type = ask.request.kind === 'elicitation' ? 'ElicitRequestFormParams' : 'CreateMessageRequestParams';
-    out.push(`const ${expr}: ${type} = ${src.slice(params!.start, params!.end)}${semi}`);
+    out.push(`const ${expr}${e.ctx.typed ? `: ${type}` : ''} = ${src.slice(params!.start, params!.end)}${semi}`);
   }
   const builder = ask.request.kind === 'elicitation' ? `inputRequired.elicit(${expr})` : `inputRequired.createMessage(${expr})`;
   return { builder, schema: `${expr}.requestedSchema` };
@@ -506,6 +506,7 @@ function redeclaration(ask: Ask, src: SourceText): string | undefined {
 
 /** `Promise<CallToolResult>` → `Promise<CallToolResult | InputRequiredResult>`. */
 function widenReturnType(ctx: PortContext, scope: HandlerScope): void {
+  if (!ctx.typed) return;
   const annotation = scope.fn.returnType as Node | undefined;
   if (!annotation) return;
   const type = annotation.typeAnnotation as Node;

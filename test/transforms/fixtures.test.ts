@@ -5,25 +5,27 @@ import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { applyPortSource, defaultContinuationImport, type PortOptions, type SiteInstruction } from '../../transforms/index.js';
 import { parseProgram, parserFor } from '../../transforms/lib/ast.js';
-import { typeCheck } from './typecheck.js';
+import { javaScriptSyntaxErrors, typeCheck } from './typecheck.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'fixtures/transforms');
-const inputs = fg.sync('*/*.input.{ts,tsx}', { cwd: fixtures, absolute: true }).sort();
-const outputOf = (input: string): string => input.replace(/\.input\.(tsx?)$/, '.output.$1');
+const inputs = fg.sync('*/*.input.{ts,tsx,js,mjs}', { cwd: fixtures, absolute: true }).sort();
+const outputOf = (input: string): string => input.replace(/\.input\.(tsx?|m?js)$/, '.output.$1');
+/** TypeScript cases are type-checked; JavaScript cases are parsed (their output carries no types). */
+const typed = (file: string): boolean => /\.tsx?$/.test(file);
 
 /** The real runtime helper files the port's output imports (copied into users' repos by the runner). */
 const runtime = { aead: join(root, 'src/runtime/mrtr-continuation.ts'), sdk: join(root, 'src/runtime/mrtr-continuation-sdk.ts') };
 
 function optionsFor(input: string, source: string): PortOptions {
-  const optionsFile = input.replace(/\.input\.tsx?$/, '.options.json');
+  const optionsFile = input.replace(/\.input\.(tsx?|m?js)$/, '.options.json');
   const given = existsSync(optionsFile) ? (JSON.parse(readFileSync(optionsFile, 'utf8')) as Partial<PortOptions>) : {};
   return { codec: 'aead', roots: 'config', continuationImport: defaultContinuationImport(source), ...given };
 }
 
 /** Analyzer verdicts for a case, when it has a sibling `<case>.sites.json` (what the runner passes). */
 function sitesFor(input: string): SiteInstruction[] | undefined {
-  const sitesFile = input.replace(/\.input\.tsx?$/, '.sites.json');
+  const sitesFile = input.replace(/\.input\.(tsx?|m?js)$/, '.sites.json');
   return existsSync(sitesFile) ? (JSON.parse(readFileSync(sitesFile, 'utf8')) as SiteInstruction[]) : undefined;
 }
 
@@ -38,7 +40,7 @@ describe('transform fixtures', () => {
   });
 
   for (const input of inputs) {
-    const name = relative(fixtures, input).replace(/\.input\.tsx?$/, '');
+    const name = relative(fixtures, input).replace(/\.input\.(tsx?|m?js)$/, '');
     it(`${name}: input → output, then output → output unchanged`, () => {
       const source = readFileSync(input, 'utf8');
       const expected = readFileSync(outputOf(input), 'utf8');
@@ -52,11 +54,17 @@ describe('transform fixtures', () => {
   }
 
   it('every output type-checks (strict) against @modelcontextprotocol/server 2.4.0 and the runtime helper', () => {
-    const outputs = inputs.map(outputOf).filter(existsSync);
+    const outputs = inputs.filter(typed).map(outputOf).filter(existsSync);
     expect(typeCheck(outputs, runtime)).toEqual([]);
   });
 
+  it('every JavaScript output is plain JavaScript (no TypeScript syntax introduced)', () => {
+    const outputs = inputs.filter((f) => !typed(f)).map(outputOf);
+    expect(outputs.length).toBeGreaterThan(0);
+    expect(javaScriptSyntaxErrors(outputs)).toEqual([]);
+  });
+
   it('every input type-checks (strict) against @modelcontextprotocol/server 2.4.0', () => {
-    expect(typeCheck(inputs, runtime)).toEqual([]);
+    expect(typeCheck(inputs.filter(typed), runtime)).toEqual([]);
   });
 });

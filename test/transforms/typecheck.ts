@@ -43,3 +43,12 @@ export function typeCheck(files: readonly string[], runtime?: RuntimeFiles): str
     return `${file}${where ? `:${where.line + 1}:${where.character + 1}` : ''} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }
+
+/** Syntax errors of JavaScript files, including TypeScript-only syntax left in them (TS8010 and kin). */
+export function javaScriptSyntaxErrors(files: readonly string[]): string[] {
+  const options: ts.CompilerOptions = { allowJs: true, checkJs: false, noEmit: true, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 };
+  const program = ts.createProgram({ rootNames: [...files], options });
+  return files.flatMap((file) =>
+    program.getSyntacticDiagnostics(program.getSourceFile(file)).map((d) => `${file} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
+  );
+}

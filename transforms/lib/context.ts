@@ -57,6 +57,8 @@ export const ALL_TRANSFORMS: EnabledTransforms = {
 
 export interface PortContext {
   src: SourceText;
+  /** TypeScript source: new code carries type arguments and annotations; JavaScript gets none. */
+  typed: boolean;
   program: Node;
   options: PortOptions;
   enabled: EnabledTransforms;

@@ -36,6 +36,7 @@ export function portSourceWith(input: PortSourceInput, enabled: EnabledTransform
   const calls = findLegacyCalls(program);
   const ctx: PortContext = {
     src,
+    typed: /\.[mc]?tsx?$/.test(input.path),
     program,
     options: input.options,
     enabled,
