@@ -80,6 +80,7 @@ export function analyze(options: AnalyzeOptions): AnalyzeResult {
     }
   }
 
+  project.dropTexts();
   const reach = new Reach(project);
   const found: Array<{ site: Site; routes: Route[] }> = [];
   for (const index of project.parsed()) {

@@ -46,6 +46,11 @@ export class Project {
     return read.text;
   }
 
+  /** Forget the texts kept for the prefilter passes (parsed files keep their trees). */
+  dropTexts(): void {
+    this.texts.clear();
+  }
+
   isParsed(abs: string): boolean {
     return this.indexes.has(abs);
   }
