@@ -46,7 +46,12 @@ export interface RunPortOptions {
   write?: (file: string, text: string) => void;
   /** Replace any stage the runner borrows from the rest of mrtr-port (tests inject failures here). */
   dependencies?: Partial<PortDependencies>;
+  /** Told what a long run is doing (the CLI shows it on a TTY only). */
+  onProgress?: (message: string) => void;
 }
+
+/** Runs from this many files on report progress. */
+export const LONG_RUN_FILES = 500;
 
 /** Texts whose presence makes the runner read a file as text before the analyzer has spoken. */
 const TEXT_NEEDLES = ['@modelcontextprotocol/sdk', '@mrtr-port-todo', '@mcp-codemod-error'].map((n) => Buffer.from(n));
@@ -113,6 +118,8 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
   const template = deps.helperTemplate(codec);
 
   const relOf = (abs: string) => relative(cwd, abs).split(sep).join('/');
+  const progress = discovered.files.length >= LONG_RUN_FILES ? options.onProgress : undefined;
+  progress?.(`reading ${discovered.files.length} files…`);
   const work = new Map<string, WorkFile>();
   const considered = new Set<WorkFile>();
   for (const abs of discovered.files) {
@@ -141,6 +148,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
       considered.add(wf);
     }
   } else {
+    if (v1.length > 0) progress?.(`migrating ${v1.length} SDK v1 files…`);
     const projectTypes = projectTypesByPackage(v1, layout);
     for (const wf of v1) {
       considered.add(wf);
@@ -157,6 +165,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
   // Stage: analyze (over a mirror holding the migrated texts when the migration changed any file).
   const analyzable = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged');
   const replaced = new Map(analyzable.filter((wf) => wf.migrated !== undefined && wf.migrated !== wf.original).map((wf) => [wf.abs, wf.migrated!]));
+  progress?.(`analyzing ${analyzable.length} files…`);
   let mirror: AnalysisMirror | undefined;
   let report;
   try {
@@ -189,6 +198,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
   for (const [pkg, files] of byPackage) helperPaths.set(pkg, helperPathFor(pkg, files.map((f) => f.abs), template.fileName));
 
   // Stage: transform, restore framing, re-parse.
+  progress?.(`porting ${[...considered].filter((wf) => wf.sites.length > 0).length} files with sites…`);
   for (const wf of considered) {
     if (wf.outcome.status !== 'unchanged') continue;
     let text = wf.working;

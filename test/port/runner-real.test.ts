@@ -3,7 +3,7 @@
  * example projects (fixtures/projects/notes-v2: SDK v2 push style; notes-v1: SDK v1).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findMarkers } from '../../src/port/markers.js';
@@ -64,6 +64,24 @@ describe('port on an SDK v2 project (notes-v2)', () => {
     expect(text).toContain('--- /dev/null\n+++ b/src/mrtr-continuation.ts');
     expect(text).toContain('--- a/src/server.ts\n+++ b/src/server.ts');
     expect(text).toMatch(/dry run, nothing written: scanned 4, would change 2,/);
+  }, 60_000);
+});
+
+describe('framing with the real transforms', () => {
+  // (a BOM followed by a shebang is not tested here: the analyzer currently reports such a file as a parse error)
+  it.each([
+    ['a shebang', '#!/usr/bin/env node\r\n'],
+    ['a byte-order mark', '\uFEFF'],
+  ])('keeps CRLF and %s on a ported file', async (_what, prefix) => {
+    dir = copyFixture('projects', 'notes-v2');
+    const original = read('src/server.ts');
+    writeFileSync(join(dir, 'src/server.ts'), prefix + original.replace(/\n/g, '\r\n'));
+    const result = await runPort({ cwd: dir, paths: ['src/server.ts'] });
+    expect(result.files.find((f) => f.file === 'src/server.ts')?.status).toBe('changed');
+    const out = read('src/server.ts');
+    expect(out.startsWith(prefix)).toBe(true);
+    expect(out).not.toMatch(/[^\r]\n/);
+    expect(out).toContain('inputRequired(');
   }, 60_000);
 });
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { portExitCode, PortUsageError, runPort, type RunPortOptions } from '../../src/port/index.js';
+import { LONG_RUN_FILES, portExitCode, PortUsageError, runPort, type RunPortOptions } from '../../src/port/index.js';
 import { FAKE_TEMPLATE, fakeDependencies } from './fakes.js';
 import { removeDir, snapshot } from './helpers.js';
 
@@ -200,6 +200,17 @@ describe('runPort (stand-in analyzer and transform)', () => {
     expect(result.files.find((f) => f.file === 'src/broken.ts')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^parse-error: /) });
     expect(result.summary.skippedBy).toEqual({ 'parse-error': 1 });
     expect(read('src/broken.ts')).toBe('SYNTAX ERROR ctx.mcpReq.elicitInput(\n');
+  });
+
+  it('reports progress on long runs only', async () => {
+    project();
+    const quiet: string[] = [];
+    await port({ dryRun: true, onProgress: (m) => quiet.push(m) });
+    expect(quiet).toEqual([]);
+    for (let i = 0; i < LONG_RUN_FILES; i++) write(`src/gen/f${i}.ts`, `export const v${i} = ${i};\n`);
+    const told: string[] = [];
+    await port({ dryRun: true, onProgress: (m) => told.push(m) });
+    expect(told).toEqual([`reading ${LONG_RUN_FILES + 3} files…`, `analyzing ${LONG_RUN_FILES + 3} files…`, 'porting 2 files with sites…']);
   });
 
   it('rejects a missing path and a path without sources before touching anything', async () => {

@@ -33,6 +33,8 @@ export function portCommand(io: CliIo): Command {
     .option('--ignore <glob>', 'skip files matching this gitignore-style glob, relative to the working directory (repeatable)', collect, [])
     .option('--verbose', 'print a stack trace on internal errors', false)
     .action(async (paths: string[], options: PortCliOptions) => {
+      const progress = io.stderrIsTTY ? (message: string) => io.stderr(`\r\x1b[Kmrtr-port: ${message}`) : undefined;
+      let shown = false;
       let result;
       try {
         result = await runPort({
@@ -43,10 +45,18 @@ export function portCommand(io: CliIo): Command {
           skipV1: options.skipV1,
           codec: options.codec,
           roots: options.roots,
+          onProgress: progress
+            ? (message) => {
+                shown = true;
+                progress(message);
+              }
+            : undefined,
         });
       } catch (error) {
         if (error instanceof PortUsageError) throw new UsageError(error.message);
         throw error;
+      } finally {
+        if (shown) io.stderr('\r\x1b[K');
       }
       const output = options.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : formatPortText(result);
       if (options.outputFile !== undefined) {
