@@ -331,6 +331,8 @@ function emitHandler(ctx: PortContext, scope: HandlerScope, steps: Step[], moved
     ctx.edits.push({ start: p.start, end: p.typeAnnotation ? (p.typeAnnotation as Node).end : p.end, text: scope.addCtx.render(ctxName) });
   }
   widenReturnType(ctx, scope);
+  // a handler that only threw a URL-elicitation error may be synchronous: the rounds need `await`
+  if (!scope.fn.async) ctx.edits.push({ start: scope.fn.start, end: scope.fn.start, text: 'async ' });
 
   const e: Emit = { ctx, scope, steps, ctxName, bind: names.fresh('bind'), state: names.fresh('state'), names };
   const firstTop = steps[0].asks[0].top;

@@ -283,8 +283,3 @@ function patternAsExpression(param: Node, src: SourceText): string | undefined {
   }
   return parts.length === 0 ? '{}' : `{ ${parts.join(', ')} }`;
 }
-
-/** Unused-parameter check helper for callers that want to reject async-less handlers. */
-export function isAsync(fn: Node): boolean {
-  return fn.async === true;
-}
