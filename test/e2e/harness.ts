@@ -4,9 +4,9 @@
  * over node:http), and drives both with a real @modelcontextprotocol/client.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type {
   ClientCapabilities,
@@ -16,6 +16,7 @@ import type {
   ElicitResult,
 } from '@modelcontextprotocol/client';
 import type { McpServer, Server } from '@modelcontextprotocol/server';
+import { applyPortSource } from '../../transforms/index.js';
 import { MemoryEffectLog, readEffects, type FixtureModule, type SideEffect } from './contract.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,7 +29,6 @@ const RUNTIME_FILES = {
 
 /** How ported servers seal `requestState`: our AES-GCM continuation, or the SDK's HMAC codec (`--codec sdk`). */
 export type Codec = keyof typeof RUNTIME_FILES;
-const TRANSFORM_ENTRY = join(REPO_ROOT, 'transforms/index.ts');
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPLICA_SCRIPT = join(HERE, 'replica.ts');
 const REPLICA_START_TIMEOUT_MS = 60_000;
@@ -47,29 +47,19 @@ export interface PortedSet {
   remove(): void;
 }
 
-/** The transform output is used whenever the transform exists; `E2E_PORT_SOURCE=expected` forces the hand ports. */
+/** The real transform's output, unless `E2E_PORT_SOURCE=expected` asks for the hand ports (to tell a harness fault from a transform fault). */
 export function portSource(): PortSource {
-  if (process.env.E2E_PORT_SOURCE === 'expected') return 'expected';
-  return existsSync(TRANSFORM_ENTRY) ? 'transform' : 'expected';
+  return process.env.E2E_PORT_SOURCE === 'expected' ? 'expected' : 'transform';
 }
 
 export function fixturePath(name: string, variant: 'input' | 'expected'): string {
   return join(FIXTURE_DIR, `${name}.${variant}.ts`);
 }
 
-interface TransformEntry {
-  applyPortSource(input: {
-    source: string;
-    path: string;
-    options: { codec: 'aead' | 'sdk'; roots: 'config' | 'ask'; continuationImport: string };
-  }): string;
-}
-
 /** Ports one fixture with the real transform (the options `mrtr-port port` uses by default, but the codec). */
-export async function portWithTransform(name: string, codec: Codec = 'aead'): Promise<string> {
-  const entry = (await import(pathToFileURL(TRANSFORM_ENTRY).href)) as TransformEntry;
+export function portWithTransform(name: string, codec: Codec = 'aead'): string {
   const path = fixturePath(name, 'input');
-  return entry.applyPortSource({
+  return applyPortSource({
     source: readFileSync(path, 'utf8'),
     path,
     options: { codec, roots: 'config', continuationImport: './mrtr-continuation.js' },
@@ -95,7 +85,7 @@ export async function preparePortedSet(names: readonly string[], codec: Codec = 
   copyFileSync(join(HERE, 'contract.ts'), join(dir, 'contract.ts'));
   const ported = new Map<string, string>();
   for (const name of names) {
-    const text = source === 'transform' ? await portWithTransform(name, codec) : expectedPort(name, codec);
+    const text = source === 'transform' ? portWithTransform(name, codec) : expectedPort(name, codec);
     const file = join(dir, `${name}.ported.ts`);
     writeFileSync(file, text);
     ported.set(name, file);
