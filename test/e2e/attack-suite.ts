@@ -147,7 +147,6 @@ export function defineAttackSuite(codec: Codec): void {
     return outcome;
   }
 
-
   beforeAll(async () => {
     set = await preparePortedSet(TARGETS.map((t) => t.fixture.name), codec);
     const [A, B, C, D] = await Promise.all([
