@@ -129,7 +129,7 @@ function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call: Legac
     }
     const placement = placeInScope(shape.statement, call.ancestors, scope);
     if (!placement) {
-      problems.push({ statement: shape.statement, reason: 'branching-statement' as ReasonId });
+      problems.push({ statement: shape.statement, reason: 'branching-statement' });
       continue;
     }
     asks.push({ call, request, shape: shape.type, statement: shape.statement, declarator: shape.type === 'declared' ? shape.declarator : undefined, ...placement, key: '' });
@@ -323,13 +323,7 @@ function emitHandler(ctx: PortContext, scope: HandlerScope, steps: Step[], moved
   const { eol } = src.style;
   const semi = src.style.semi;
   const ctxName = scope.ctxName ?? names.fresh('ctx');
-  if (scope.addCtx) ctx.edits.push({ start: scope.addCtx.at, end: scope.addCtx.at, text: scope.addCtx.render(ctxName) });
-  if (scope.addCtx && scope.addCtx.render(ctxName).startsWith('(')) {
-    // the single unparenthesised parameter is re-emitted inside the new parentheses
-    const p = (scope.fn.params as Node[])[0];
-    ctx.edits.pop();
-    ctx.edits.push({ start: p.start, end: p.typeAnnotation ? (p.typeAnnotation as Node).end : p.end, text: scope.addCtx.render(ctxName) });
-  }
+  if (scope.addCtx) ctx.edits.push({ start: scope.addCtx.start, end: scope.addCtx.end, text: scope.addCtx.render(ctxName) });
   widenReturnType(ctx, scope);
   // a handler that only threw a URL-elicitation error may be synchronous: the rounds need `await`
   if (!scope.fn.async) ctx.edits.push({ start: scope.fn.start, end: scope.fn.start, text: 'async ' });

@@ -28,8 +28,8 @@ export interface HandlerScope {
   argsText: string;
   /** The context parameter's name, when the handler has one. */
   ctxName?: string;
-  /** Where to add a context parameter when it has none: insert `text(name)` at `at`. */
-  addCtx?: { at: number; render: (name: string) => string };
+  /** How to add a context parameter when it has none: replace [start, end) with `render(name)`. */
+  addCtx?: { start: number; end: number; render: (name: string) => string };
   /** The statements the rounds are written into. */
   statements: Node[];
   /** Node whose direct statements those are (BlockStatement or SwitchCase). */
@@ -247,18 +247,16 @@ function contextParam(
     // `async () =>` / `async function () {` : the ctx goes between the parentheses
     const open = src.text.indexOf('(', fn.typeParameters ? fn.typeParameters.end : fn.start + (fn.async ? 5 : 0));
     if (open < 0 || open > (fn.body as Node).start) return undefined;
-    return { addCtx: { at: open + 1, render: (name) => name } };
+    return { addCtx: { start: open + 1, end: open + 1, render: (name) => name } };
   }
   const last = params[params.length - 1];
   const lastEnd = last.typeAnnotation ? (last.typeAnnotation as Node).end : last.end;
   const parenthesised = src.text.slice(fn.start, params[0].start).includes('(');
   if (!parenthesised) {
     // `async uri => …`: wrap the single parameter
-    return {
-      addCtx: { at: params[0].start, render: (name) => `(${src.slice(params[0].start, lastEnd)}, ${name})` },
-    };
+    return { addCtx: { start: params[0].start, end: lastEnd, render: (name) => `(${src.slice(params[0].start, lastEnd)}, ${name})` } };
   }
-  return { addCtx: { at: lastEnd, render: (name) => `, ${name}` } };
+  return { addCtx: { start: lastEnd, end: lastEnd, render: (name) => `, ${name}` } };
 }
 
 /** `{ path }` → `{ path }`, `{ a = 1, b: c }` → `{ a, b: c }`, `args` → `args`. */
