@@ -2,7 +2,7 @@
  * `mrtr-port/eslint-plugin`: the plugin object plus flat configs, derived from each rule's
  * `meta.docs.recommended` so a rule's own meta is the one place that decides where it is on.
  */
-import type { FlatConfig } from '@typescript-eslint/utils/ts-eslint';
+import type { ESLint, Linter } from 'eslint';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,19 +11,22 @@ import { rules } from './index.js';
 
 export const PLUGIN_NAMESPACE = 'mrtr';
 
-type ConfigName = 'recommended' | 'strict';
+export type ConfigName = 'recommended' | 'strict';
 
-interface MrtrPlugin {
+/** Typed with ESLint's own types, so `eslint.config.ts` (and `defineConfig`) accept it without casts. */
+export interface MrtrPlugin extends ESLint.Plugin {
   meta: { name: string; version: string; namespace: string };
-  rules: typeof rules;
-  configs: Record<ConfigName, FlatConfig.Config>;
+  rules: NonNullable<ESLint.Plugin['rules']>;
+  configs: Record<ConfigName, Linter.Config>;
 }
 
 const plugin: MrtrPlugin = {
   meta: { name: 'mrtr-port', version: packageVersion(), namespace: PLUGIN_NAMESPACE },
-  rules,
+  // typescript-eslint's RuleModule and ESLint's RuleDefinition type the same runtime object with
+  // different context types; ESLint only ever calls it as its own.
+  rules: rules as unknown as MrtrPlugin['rules'],
   // Filled in below: each config holds the plugin object itself.
-  configs: {} as Record<ConfigName, FlatConfig.Config>,
+  configs: {} as Record<ConfigName, Linter.Config>,
 };
 
 plugin.configs.recommended = configFor('recommended');
@@ -32,8 +35,8 @@ plugin.configs.strict = configFor('strict');
 export default plugin;
 
 /** `strict` turns every rule on; `recommended` only those whose docs say `recommended`. */
-function configFor(level: ConfigName): FlatConfig.Config {
-  const enabled: FlatConfig.Rules = {};
+function configFor(level: ConfigName): Linter.Config {
+  const enabled: Linter.RulesRecord = {};
   for (const [name, rule] of Object.entries(rules) as [string, { meta: { docs?: Partial<MrtrRuleDocs> } }][]) {
     if (level === 'strict' || rule.meta.docs?.recommended === 'recommended') {
       enabled[`${PLUGIN_NAMESPACE}/${name}`] = 'error';

@@ -106,12 +106,50 @@ describe('rule registry', () => {
   });
 });
 
+/** Rules whose docs examples are complete code: each ❌ block trips the rule, each ✅ block does not. */
+const DOC_EXAMPLES_CHECKED = [
+  'no-secrets-in-request-state',
+  'no-unresolved-port-marker',
+  'no-unsigned-request-state',
+  'require-decline-cancel-branches',
+  'require-request-state-verification',
+];
+
+describe.each(DOC_EXAMPLES_CHECKED)('docs/rules/%s.md examples', (name) => {
+  const doc = readFileSync(join(root, 'docs', 'rules', `${name}.md`), 'utf8');
+  const section = (from: string, to: string): string[] => {
+    const start = doc.indexOf(from);
+    const end = doc.indexOf(to, start + from.length);
+    return [...doc.slice(start, end).matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+  };
+  const incorrect = section('### ❌ Incorrect', '### ✅ Correct');
+  const correct = section('### ✅ Correct', '\n## ');
+  const linter = new Linter({ configType: 'flat' });
+  const reports = (code: string): string[] =>
+    linter
+      .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { mrtr: plugin }, rules: { [`mrtr/${name}`]: 'error' } }], { filename: 'example.ts' })
+      .map((m) => `${m.line}:${m.column} ${m.ruleId ?? 'parse error'}: ${m.message}`);
+
+  it('has ❌ and ✅ examples', () => {
+    expect(incorrect.length).toBeGreaterThan(0);
+    expect(correct.length).toBeGreaterThan(0);
+  });
+  it.each(incorrect.map((code, i) => [i + 1, code]))('❌ example %i is reported', (_i, code) => {
+    const found = reports(code as string);
+    expect(found.length).toBeGreaterThan(0);
+    for (const r of found) expect(r).toContain(`mrtr/${name}`);
+  });
+  it.each(correct.map((code, i) => [i + 1, code]))('✅ example %i is clean', (_i, code) => {
+    expect(reports(code as string)).toEqual([]);
+  });
+});
+
 describe('plugin object and configs', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
   it('has meta with the package name, version and the mrtr namespace', () => {
     expect(plugin.meta).toEqual({ name: 'mrtr-port', version: pkg.version, namespace: 'mrtr' });
-    expect(plugin.rules).toBe(rules);
+    expect(plugin.rules).toBe(rules as unknown);
   });
 
   it('builds named flat configs that hold the plugin object itself; recommended ⊂ strict', () => {
@@ -146,19 +184,22 @@ describe('plugin object and configs', () => {
 
 describe('configs in a real ESLint', () => {
   const linter = new Linter({ configType: 'flat' });
-  const lint = (code: string, config: Linter.Config, filename = 'server.ts'): Linter.LintMessage[] =>
-    linter.verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, { files: ['**/*.ts'], ...config }], { filename });
+  // Typed as users type eslint.config.ts: the configs must fit ESLint's own Linter.Config without casts.
+  const lint = (code: string, config: Linter.Config, filename = 'server.ts'): Linter.LintMessage[] => {
+    const configs: Linter.Config[] = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, { files: ['**/*.ts'], ...config }];
+    return linter.verify(code, configs, { filename });
+  };
 
   it('recommended reports a plain-text requestState under the mrtr namespace', () => {
-    const messages = lint(`export const r = inputRequired({ inputRequests: {}, requestState: JSON.stringify({ step: 1 }) });`, plugin.configs.recommended as Linter.Config);
+    const messages = lint(`export const r = inputRequired({ inputRequests: {}, requestState: JSON.stringify({ step: 1 }) });`, plugin.configs.recommended);
     expect(messages.map((m) => m.ruleId)).toEqual(['mrtr/no-unsigned-request-state']);
     expect(messages[0].severity).toBe(2);
   });
 
   it('strict adds the rules recommended leaves out', () => {
     const code = `export async function h(ctx: { mcpReq: { requestState(): unknown } }) { return ctx.mcpReq.requestState(); }`;
-    expect(lint(code, plugin.configs.recommended as Linter.Config)).toEqual([]);
-    expect(lint(code, plugin.configs.strict as Linter.Config).map((m) => m.ruleId)).toEqual(['mrtr/require-request-state-verification']);
+    expect(lint(code, plugin.configs.recommended)).toEqual([]);
+    expect(lint(code, plugin.configs.strict).map((m) => m.ruleId)).toEqual(['mrtr/require-request-state-verification']);
   });
 
   // The port's outputs are what users get: where it ported (no marker left), strict must be quiet.
@@ -172,7 +213,7 @@ describe('configs in a real ESLint', () => {
   });
 
   it.each(outputs)('%s lints clean under strict', (file) => {
-    const messages = lint(readFileSync(join(root, file), 'utf8'), plugin.configs.strict as Linter.Config, file);
+    const messages = lint(readFileSync(join(root, file), 'utf8'), plugin.configs.strict, file);
     expect(messages.map((m) => `${m.line}:${m.column} ${m.ruleId ?? 'parse'} ${m.message}`)).toEqual([]);
   });
 });
