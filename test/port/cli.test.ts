@@ -1,6 +1,6 @@
 /** `mrtr-port port` through the CLI: exit codes, text and JSON output (two real spawns, the rest in-process). */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -71,6 +71,15 @@ describe('mrtr-port port (in-process)', () => {
     expect(Object.keys(result.summary)).toEqual(['scanned', 'changed', 'unchanged', 'skipped', 'skippedBy', 'failed', 'v1Migrated', 'sites', 'markers', 'codemodMarkers']);
     expect(result.files.every((f) => typeof f.file === 'string' && ['changed', 'unchanged', 'skipped', 'failed'].includes(f.status))).toBe(true);
     expect(result.files.find((f) => f.file === 'src/server.ts')).toMatchObject({ status: 'changed', v1Migrated: true, diff: expect.stringContaining('--- a/src/server.ts') });
+  }, 60_000);
+
+  it('--output-file writes the report there instead of stdout', async () => {
+    dir = copyFixture('projects', 'notes-v2');
+    const io = bufferIo(dir);
+    expect(await main(['port', '--dry-run', '--format', 'json', '--output-file', 'reports/port.json'], io)).toBe(1);
+    expect(io.out).toBe('');
+    const result = JSON.parse(readFileSync(join(dir, 'reports/port.json'), 'utf8')) as PortResult;
+    expect(result.summary.changed).toBe(2);
   }, 60_000);
 
   it('exits 0 on a project with nothing to port', async () => {

@@ -78,6 +78,16 @@ describe('runPort (stand-in analyzer and transform)', () => {
     expect(again.summary.markers).toBe(1);
   });
 
+  it('reuses the helper a previous run wrote when a later file in another folder is ported', async () => {
+    project();
+    await port();
+    write('src/tools/late.ts', TOOL);
+    const result = await port();
+    expect(result.helpers).toEqual([{ file: 'src/mrtr-continuation.ts', status: 'identical', importedBy: ['src/tools/late.ts'] }]);
+    expect(read('src/tools/late.ts')).toContain(`from '../mrtr-continuation.js';`);
+    expect(existsSync(join(dir, 'src/tools/mrtr-continuation.ts'))).toBe(false);
+  });
+
   it('exits 0 when everything was ported and no marker is left', async () => {
     project();
     write('src/loop.ts', 'export const nothing = 1;\n');
