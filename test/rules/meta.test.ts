@@ -196,6 +196,24 @@ describe('configs in a real ESLint', () => {
     expect(messages[0].severity).toBe(2);
   });
 
+  it('works on plain JavaScript with ESLint\'s default parser', () => {
+    const code = [
+      `import { continuation } from './mrtr-continuation.js';`,
+      `export async function h(args, ctx) {`,
+      `  const content = acceptedContent(ctx.mcpReq.inputResponses, 'ok');`,
+      `  if (!content) return inputRequired({ inputRequests: { ok: inputRequired.elicit(q) }, requestState: 'step-1' });`,
+      `  /* @mrtr-port-todo(raced): decide the fallback */`,
+      `  return done();`,
+      `}`,
+    ].join('\n');
+    const messages = linter.verify(code, [{ files: ['**/*.js'], ...plugin.configs.strict }], { filename: 'server.js' });
+    expect(messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`).sort()).toEqual([
+      '3:19 mrtr/require-decline-cancel-branches',
+      '4:88 mrtr/no-unsigned-request-state',
+      '5:3 mrtr/no-unresolved-port-marker',
+    ]);
+  });
+
   it('strict adds the rules recommended leaves out', () => {
     const code = `export async function h(ctx: { mcpReq: { requestState(): unknown } }) { return ctx.mcpReq.requestState(); }`;
     expect(lint(code, plugin.configs.recommended)).toEqual([]);
