@@ -137,6 +137,16 @@ function h(ctx) {
   if (answer.kind !== 'elicit') return ${ASK};
   return finish(answer);
 }`,
+    // Valid because: a re-ask inside a loop body is not certain to run (the loop may not iterate); decline is handled first anyway.
+    `
+function h(ctx, items) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (answer.kind === 'elicit' && answer.action !== 'accept') return stop();
+  for (const item of items) {
+    if (answer.kind !== 'elicit') return ${ASK};
+  }
+  return go();
+}`,
   ],
   invalid: [
     // Invalid because: the pattern \`if (!accepted) return inputRequired(...)\` re-asks forever after a decline; reported at the read.
@@ -326,6 +336,35 @@ function h(ctx) {
   return go();
 }`,
       errors: [{ messageId: 'reaskOnDecline', line: 4, column: 12, data: { key: 'confirm', line: 5 } }],
+    },
+    // Invalid because: inside try/finally the re-ask still runs on a decline.
+    {
+      code: `
+async function h(ctx) {
+  try {
+    const content = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', schema);
+    if (content === undefined) return ${ASK};
+    return await go(content);
+  } finally {
+    release();
+  }
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 4, column: 21, data: { key: 'confirm', line: 5 } }],
+    },
+    // Invalid because: the decline case of a switch asks the same question again.
+    {
+      code: `
+function h(ctx) {
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  switch (answer.kind === 'elicit' ? answer.action : 'missing') {
+    case 'accept': return go();
+    case 'cancel': return stop();
+    case 'decline':
+    default:
+      return ${ASK};
+  }
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 3, column: 18, data: { key: 'confirm', line: 9 } }],
     },
   ],
 });
