@@ -345,7 +345,7 @@ function emitHandler(ctx: PortContext, scope: HandlerScope, steps: Step[], moved
     const stmtIndent = src.indentAt(first.statement.start);
     const lines = step.terminal ? emitThrowStep(e, k) : emitStep(e, k);
     if (k === steps.length - 1 && moved.length > 0) {
-      for (const m of moved) lines.push(src.slice(leadingStart(m, src.text), m.end));
+      for (const m of moved) lines.push(takeSlice(ctx, leadingStart(m, src.text), m.end));
     }
     ctx.edits.push({ start: first.statement.start, end: first.statement.end, text: joinIndented(lines, stmtIndent, eol) });
     for (const other of step.asks.slice(1)) {
@@ -487,7 +487,7 @@ function buildRequest(e: Emit, ask: Ask, out: string[]): { builder: string; sche
   } else {
     expr = e.names.fresh(`${ask.key}Request`);
     const type = ask.request.kind === 'elicitation' ? 'ElicitRequestFormParams' : 'CreateMessageRequestParams';
-    out.push(`const ${expr}${e.ctx.typed ? `: ${type}` : ''} = ${src.slice(params!.start, params!.end)}${semi}`);
+    out.push(`const ${expr}${e.ctx.typed ? `: ${type}` : ''} = ${takeSlice(e.ctx, params!.start, params!.end)}${semi}`);
   }
   const builder = ask.request.kind === 'elicitation' ? `inputRequired.elicit(${expr})` : `inputRequired.createMessage(${expr})`;
   return { builder, schema: `${expr}.requestedSchema` };
@@ -498,6 +498,23 @@ function redeclaration(ask: Ask, src: SourceText): string | undefined {
   const id = ask.declarator?.id as Node | undefined;
   if (!id || (id.type === 'Identifier' && !id.typeAnnotation)) return undefined;
   return `${ask.statement.kind as string} ${src.slice(id.start, id.end)} = ${ask.varName}${src.style.semi}`;
+}
+
+/**
+ * The input text of [start, end) with the edits earlier transforms made inside it applied (e.g. a
+ * retired roots call inside an ask's params), those edits then consumed: the slice is re-emitted elsewhere.
+ */
+function takeSlice(ctx: PortContext, start: number, end: number): string {
+  const inside = ctx.edits.filter((e) => e.start >= start && e.end <= end && !(e.start === e.end && (e.start === start || e.end === end)));
+  if (inside.length === 0) return ctx.src.slice(start, end);
+  let out = '';
+  let at = start;
+  for (const e of [...inside].sort((a, b) => a.start - b.start || (a.order ?? 0) - (b.order ?? 0))) {
+    out += ctx.src.slice(at, e.start) + e.text;
+    at = e.end;
+  }
+  for (const e of inside) ctx.edits.splice(ctx.edits.indexOf(e), 1);
+  return out + ctx.src.slice(at, end);
 }
 
 /** `Promise<CallToolResult>` → `Promise<CallToolResult | InputRequiredResult>`. */

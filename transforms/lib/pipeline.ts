@@ -50,7 +50,13 @@ export function portSourceWith(input: PortSourceInput, enabled: EnabledTransform
   retireRoots(ctx);
   if (enabled.twoPass || enabled.urlElicitation) portHandlers(ctx);
 
-  let source = ctx.edits.length > 0 ? src.apply(ctx.edits) : input.source;
+  let source: string;
+  try {
+    source = ctx.edits.length > 0 ? src.apply(ctx.edits) : input.source;
+  } catch (error) {
+    // two rewrites claimed the same text (e.g. a roots call inside an ask's params): refuse the file whole
+    throw new Error(`${input.path}: the transforms produced conflicting edits (${(error as Error).message}); file left unchanged`);
+  }
   if (enabled.imports && (ctx.edits.length > 0 || onlyImports(enabled))) source = addMissingImports(source, parser, input.options);
   ctx.markers.sort((a, b) => a.line - b.line || a.reason.localeCompare(b.reason));
   return { source, changed: source !== input.source, markers: ctx.markers, notes: ctx.notes };
