@@ -205,7 +205,12 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
     // all guarded: already dual-era, nothing to do; otherwise the transform sees every site (guarded ones too, to leave them)
     if (wf.sites.some((s) => s.portability !== 'guarded')) {
       const pkg = layout.packageRootOf(wf.abs);
-      const helperPath = helperPaths.get(pkg) ?? helperPathFor(pkg, [wf.abs], template.fileName);
+      // a file with no `auto` site may still use the helper (e.g. roots retired to configuration)
+      let helperPath = helperPaths.get(pkg);
+      if (helperPath === undefined) {
+        helperPath = helperPathFor(pkg, [wf.abs], template.fileName);
+        helperPaths.set(pkg, helperPath);
+      }
       // the transform names the default helper and derives the `-sdk` variant itself under --codec sdk
       const importTarget = codec === 'sdk' ? helperPath.replace(/-sdk(\.[cm]?ts)$/, '$1') : helperPath;
       const continuationImport = helperImportSpecifier(wf.abs, importTarget, layout.importSuffix(wf.working, pkg));
@@ -240,8 +245,11 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
   // Stage: the helper file, once per package whose changed files import it.
   const helpers: HelperOutcome[] = [];
   for (const [pkg, helperPath] of helperPaths) {
-    const importers = (byPackage.get(pkg) ?? []).filter(
-      (wf) => wf.outcome.status === 'changed' && importsHelper(wf.output, helperImportSpecifier(wf.abs, helperPath, '')),
+    const importers = [...considered].filter(
+      (wf) =>
+        wf.outcome.status === 'changed' &&
+        layout.packageRootOf(wf.abs) === pkg &&
+        importsHelper(wf.output, helperImportSpecifier(wf.abs, helperPath, '')),
     );
     if (importers.length === 0) continue;
     const outcome: HelperOutcome = { file: relOf(helperPath), status: 'identical', importedBy: importers.map((wf) => wf.rel) };

@@ -88,6 +88,20 @@ describe('runPort (stand-in analyzer and transform)', () => {
     expect(existsSync(join(dir, 'src/tools/mrtr-continuation.ts'))).toBe(false);
   });
 
+  it('writes the helper for a file that imports it although none of its sites was auto', async () => {
+    write('package.json', '{ "name": "p" }');
+    write('src/loop.ts', LOOP);
+    const deps = fakeDependencies();
+    const result = await port({
+      dependencies: {
+        ...deps,
+        transform: (input) => `import { rootsFromConfig } from '${input.options.continuationImport}';\n` + deps.transform(input),
+      },
+    });
+    expect(result.helpers).toEqual([{ file: 'src/mrtr-continuation.ts', status: 'written', importedBy: ['src/loop.ts'] }]);
+    expect(read('src/loop.ts').split('\n')[0]).toBe(`import { rootsFromConfig } from './mrtr-continuation';`);
+  });
+
   it('exits 0 when everything was ported and no marker is left', async () => {
     project();
     write('src/loop.ts', 'export const nothing = 1;\n');
