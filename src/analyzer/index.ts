@@ -82,36 +82,14 @@ export function analyze(options: AnalyzeOptions): AnalyzeResult {
 
   project.dropTexts();
   const reach = new Reach(project);
-  const found: Array<{ site: Site; routes: Route[] }> = [];
+  const found: Found[] = [];
   for (const index of project.parsed()) {
     if (isClientOnly(index)) continue;
-    for (const raw of index.sites) {
-      const routes = reach.routes(raw, index);
-      const verdict = classifyRoutes(routes);
-      if (!verdict) continue;
-      const { line, column } = position(index.sf, raw.node);
-      const shown = verdict.shown;
-      const handler: HandlerRef | null =
-        shown && shown.end.type === 'handler'
-          ? { kind: shown.end.kind, name: shown.end.name, file: shown.end.file.rel, line: position(shown.end.file.sf, shown.end.fn).line }
-          : null;
-      let sdk = project.eraOf(index);
-      if (sdk === 'unknown' && shown?.end.type === 'handler') sdk = project.eraOf(shown.end.file);
-      found.push({
-        site: {
-          file: index.rel,
-          line,
-          column,
-          kind: raw.kind,
-          form: raw.form,
-          sdk,
-          handler,
-          via: (shown?.via ?? []).map((v) => ({ function: qualifiedName(v.fn, v.name), file: v.file.rel, line: position(v.file.sf, v.fn).line })),
-          portability: verdict.portability,
-          reasons: verdict.reasons,
-        },
-        routes: verdict.handlerRoutes,
-      });
+    try {
+      found.push(...sitesOf(index, project, reach));
+    } catch (err) {
+      // a shape the walker does not expect must not sink the whole run: report the file, keep the rest
+      project.skipped.push({ file: index.rel, reason: `analyzer-error: ${(err as Error).message}` });
     }
   }
 
@@ -132,6 +110,45 @@ function addLeads(node: ts.Node, index: FileIndex, leads: Set<string>, fresh: Se
     leads.add(name);
     fresh.add(name);
   }
+}
+
+interface Found {
+  site: Site;
+  routes: Route[];
+}
+
+/** The sites of one file with their verdicts, and the handler routes that reach each. */
+function sitesOf(index: FileIndex, project: Project, reach: Reach): Found[] {
+  const out: Found[] = [];
+  for (const raw of index.sites) {
+    const routes = reach.routes(raw, index);
+    const verdict = classifyRoutes(routes);
+    if (!verdict) continue;
+    const { line, column } = position(index.sf, raw.node);
+    const shown = verdict.shown;
+    const handler: HandlerRef | null =
+      shown && shown.end.type === 'handler'
+        ? { kind: shown.end.kind, name: shown.end.name, file: shown.end.file.rel, line: position(shown.end.file.sf, shown.end.fn).line }
+        : null;
+    let sdk = project.eraOf(index);
+    if (sdk === 'unknown' && shown?.end.type === 'handler') sdk = project.eraOf(shown.end.file);
+    out.push({
+      site: {
+        file: index.rel,
+        line,
+        column,
+        kind: raw.kind,
+        form: raw.form,
+        sdk,
+        handler,
+        via: (shown?.via ?? []).map((v) => ({ function: qualifiedName(v.fn, v.name), file: v.file.rel, line: position(v.file.sf, v.fn).line })),
+        portability: verdict.portability,
+        reasons: verdict.reasons,
+      },
+      routes: verdict.handlerRoutes,
+    });
+  }
+  return out;
 }
 
 /** `Class.method` for class members, the plain name otherwise. */

@@ -69,7 +69,14 @@ export class Project {
       this.indexes.set(abs, null);
       return null;
     }
-    const index = indexFile(abs, this.rel(abs), parsed.sf);
+    let index: FileIndex;
+    try {
+      index = indexFile(abs, this.rel(abs), parsed.sf);
+    } catch (err) {
+      this.skipped.push({ file: this.rel(abs), reason: `analyzer-error: ${(err as Error).message}` });
+      this.indexes.set(abs, null);
+      return null;
+    }
     this.indexes.set(abs, index);
     this.texts.delete(abs);
     return index;
