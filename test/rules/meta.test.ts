@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
+import { defineConfig } from 'eslint/config';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../../rules/index.js';
@@ -194,6 +195,16 @@ describe('configs in a real ESLint', () => {
     const messages = lint(`export const r = inputRequired({ inputRequests: {}, requestState: JSON.stringify({ step: 1 }) });`, plugin.configs.recommended);
     expect(messages.map((m) => m.ruleId)).toEqual(['mrtr/no-unsigned-request-state']);
     expect(messages[0].severity).toBe(2);
+  });
+
+  it('fits defineConfig as users write eslint.config.ts (type-checked by tsc, run here)', () => {
+    const userConfig = defineConfig([
+      { files: ['**/*.ts'], languageOptions: { parser: tsParser } },
+      plugin.configs.recommended,
+      { plugins: { mrtr: plugin }, rules: { 'mrtr/require-request-state-verification': 'warn' } },
+    ]);
+    const messages = linter.verify('const s = ctx.mcpReq.requestState();', userConfig, { filename: 'a.ts' });
+    expect(messages.map((m) => `${m.ruleId} ${m.severity}`)).toEqual(['mrtr/require-request-state-verification 1']);
   });
 
   it('works on plain JavaScript with ESLint\'s default parser', () => {
