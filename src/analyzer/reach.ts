@@ -75,7 +75,7 @@ export class Reach {
       out.push(this.route({ type: 'unportable', reason: 'lifecycle-hook' }, { ...w, guarded }));
       return;
     }
-    const verdict = verdictOf(fn);
+    const verdict = verdictOf(fn)?.verdict;
     // A handler that only passes a helper's result on (`return refund(args, ctx)`, `handlers[name](…)`)
     // makes that helper the handler: it can return inputRequired(…) itself.
     if (isHelperCall && verdict?.type === 'handler' && returnsDirectly(node, fn)) {
@@ -94,9 +94,9 @@ export class Reach {
   private fromFunction(fn: ts.FunctionLikeDeclaration, file: FileIndex, inner: ts.Node, w: Walk, out: Route[]): void {
     if (w.seen.has(fn) || w.via.length > MAX_DEPTH) return;
     const seen = new Set(w.seen).add(fn);
-    const verdict = verdictOf(fn);
-    if (verdict) {
-      out.push(this.route(this.endOf(verdict, fn, file, inner, w), w));
+    const entry = verdictOf(fn);
+    if (entry) {
+      out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w), this.wrappedIf(entry, w)));
       return;
     }
     const holder = outerParent(fn).parent;
@@ -112,6 +112,21 @@ export class Reach {
       const v = classifyCallbackArgument(callbacks.call, callbacks.index);
       if (v && v.type !== 'handler') out.push(this.route(this.endOf(v, fn, file, inner, w), w));
       else this.walkOutOf(callbacks.call, file, { ...w, seen, reasons: [...w.reasons, 'nested-callback'] }, out);
+      return;
+    }
+    const maker = makerOf(fn);
+    if (maker) {
+      // `registerTool(n, cfg, makeHandler(deps))` where makeHandler returns this function
+      const before = out.length;
+      const makerName = functionName(maker);
+      for (const ref of makerName ? this.references(maker, file, makerName) : []) {
+        const r = outerParent(ref.node);
+        const call = r.parent;
+        if (!call || !ts.isCallExpression(call) || outerParent(call.expression) !== r) continue;
+        const entry = entryForArgument(call);
+        if (entry) out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w), this.wrappedIf(entry, w)));
+      }
+      if (out.length === before) out.push(this.route({ type: 'unportable', reason: 'no-handler' }, w));
       return;
     }
     const name = functionName(fn);
@@ -146,9 +161,8 @@ export class Reach {
       return;
     }
     if (ts.isCallExpression(p) && p.arguments.some((a) => outerParent(a) === r)) {
-      const argIndex = p.arguments.findIndex((a) => outerParent(a) === r);
-      const verdict = classifyCallbackArgument(p, argIndex);
-      if (verdict) out.push(this.route(this.endOf(verdict, fn, fnFile, fn, w), w));
+      const entry = entryForArgument(r);
+      if (entry) out.push(this.route(this.endOf(entry.verdict, fn, fnFile, fn, w), this.wrappedIf(entry, w)));
       else this.walkOutOf(p, ref.file, { ...w, via: [...w.via, helper], reasons: [...w.reasons, 'nested-callback'] }, out);
       return;
     }
@@ -184,6 +198,10 @@ export class Reach {
       case 'unportable':
         return { type: 'unportable', reason: verdict.reason };
     }
+  }
+
+  private wrappedIf(entry: Entry, w: Walk): Walk {
+    return entry.wrapped ? { ...w, reasons: [...w.reasons, 'wrapped-handler'] } : w;
   }
 
   private route(end: RouteEnd, w: Walk): Route {
@@ -240,15 +258,45 @@ export class Reach {
   }
 }
 
+interface Entry {
+  verdict: EntryVerdict;
+  /** Registered through a wrapper call (`registerTool(name, cfg, withAuth(fn))`). */
+  wrapped: boolean;
+}
+
 /** The entry verdict for a function by where it is written (callback argument or assignment). */
-function verdictOf(fn: ts.FunctionLikeDeclaration): EntryVerdict | undefined {
+function verdictOf(fn: ts.FunctionLikeDeclaration): Entry | undefined {
+  const arg = entryForArgument(fn);
+  if (arg) return arg;
+  const assigned = classifyAssignment(fn);
+  return assigned ? { verdict: assigned, wrapped: false } : undefined;
+}
+
+/**
+ * The entry an expression is handed to as a call argument: directly, or through up to two wrapper
+ * calls that are themselves arguments of a registration (`registerTool(n, cfg, withAuth(fn))`).
+ */
+function entryForArgument(expr: ts.Node): Entry | undefined {
+  let outer = outerParent(expr);
+  for (let depth = 0; depth < 3; depth++) {
+    const p = outer.parent;
+    if (!p || !ts.isCallExpression(p)) return undefined;
+    const i = p.arguments.findIndex((a) => outerParent(a) === outer);
+    if (i < 0) return undefined;
+    const verdict = classifyCallbackArgument(p, i);
+    if (verdict) return depth === 0 ? { verdict, wrapped: false } : verdict.type === 'handler' ? { verdict, wrapped: true } : undefined;
+    outer = outerParent(p);
+  }
+  return undefined;
+}
+
+/** The named function that returns `fn` (a handler factory), if `fn` is what it returns. */
+function makerOf(fn: ts.FunctionLikeDeclaration): ts.FunctionLikeDeclaration | undefined {
+  if (functionName(fn)) return undefined;
   const outer = outerParent(fn);
   const p = outer.parent;
-  if (p && ts.isCallExpression(p)) {
-    const i = p.arguments.findIndex((a) => outerParent(a) === outer);
-    if (i >= 0) return classifyCallbackArgument(p, i);
-  }
-  return classifyAssignment(fn);
+  const maker = p && ts.isReturnStatement(p) ? enclosingFunction(p) : p && ts.isArrowFunction(p) && p.body === outer ? p : undefined;
+  return maker && functionName(maker) ? maker : undefined;
 }
 
 /** The call an object literal holding `fn` (as a method or property value) is passed to. */

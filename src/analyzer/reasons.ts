@@ -62,6 +62,10 @@ export const REASONS = {
     portability: 'manual',
     advice: 'The ask sits in a switch case, labelled or other compound statement the transform does not restructure: move it into its own handler or a plain if block, or port by hand.',
   },
+  'wrapped-handler': {
+    portability: 'manual',
+    advice: 'The handler is registered through a wrapper (withAuth(fn), a middleware): the wrapper must pass an inputRequired(...) result through unchanged. Check it, then port the inner function by hand or unwrap it.',
+  },
   'unknown-handler-shape': {
     portability: 'manual',
     advice: 'The handler could not be resolved statically (registered through a variable or computed name): port by hand.',
