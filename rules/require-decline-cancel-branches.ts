@@ -1,6 +1,13 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { ELIGIBLE_REQUEST_METHODS, ELIGIBLE_REQUEST_SCHEMAS, MRTR_API, REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
+import {
+  ELIGIBLE_REQUEST_METHODS,
+  ELIGIBLE_REQUEST_SCHEMAS,
+  MRTR_API,
+  REGISTRATION_METHODS,
+  SDK_PACKAGES,
+  SET_REQUEST_HANDLER,
+} from '../src/vocabulary.js';
 import { createRule } from './create-rule.js';
 import type { DeclineHypothesis, Reask } from './lib/decline-walk.js';
 import { findReaskOnDecline } from './lib/decline-walk.js';
@@ -87,12 +94,12 @@ export default createRule<Options, MessageIds>({
           node: first.node,
           messageId: 'reaskOnDecline',
           data: { key, line: reask.node.loc.start.line },
-          suggest: guardSuggestion(fn, key, keyReads, reask),
+          suggest: [...guardSuggestion(fn, key, keyReads, reask), ...viewGuardSuggestion(fn, key, keyReads)],
         });
         return;
       }
       if (keyReads.every((r) => r.form === 'content')) {
-        context.report({ node: first.node, messageId: 'acceptedContentOnly', data: { key } });
+        context.report({ node: first.node, messageId: 'acceptedContentOnly', data: { key }, suggest: viewGuardSuggestion(fn, key, keyReads) });
         return;
       }
       const compared = new Set(actionUses.flatMap(comparedValues));
@@ -136,6 +143,63 @@ export default createRule<Options, MessageIds>({
         if (variable) bindings.set(variable, 'action');
       }
       return { key, reads: readForms, bindings };
+    }
+
+    /**
+     * In a tool handler that only reads `acceptedContent`: read the view first and return on decline and
+     * cancel before the content is used, importing `inputResponse` next to the file's other server imports.
+     */
+    function viewGuardSuggestion(
+      fn: FunctionNode | undefined,
+      key: string,
+      keyReads: AnswerRead[],
+    ): TSESLint.ReportSuggestionArray<MessageIds> {
+      if (!fn || !isToolHandler(fn) || keyReads.some((r) => r.form !== 'content')) return [];
+      const read = keyReads.find((r) => r.declaration && r.node.type === AST_NODE_TYPES.CallExpression);
+      if (!read?.declaration || read.node.type !== AST_NODE_TYPES.CallExpression) return [];
+      const declaration = read.declaration;
+      const reader = serverImport(MRTR_API.inputResponse);
+      if (!reader) return [];
+      const name = /^[A-Za-z_$][\w$]*$/.test(key) ? `${key}Answer` : 'answer';
+      if (isDeclared(declaration, name)) return [];
+      const indent = /^\s*/.exec(sourceCode.lines[declaration.loc.start.line - 1])?.[0] ?? '';
+      const keyText = sourceCode.getText(read.node.arguments[1]);
+      const text =
+        `const ${name} = ${reader.local}(${sourceCode.getText(read.responses)}, ${keyText});\n` +
+        `${indent}if (${name}.kind === 'elicit' && ${name}.action !== 'accept') {\n` +
+        `${indent}  return { content: [{ type: 'text', text: \`Not done (\${${name}.action}).\` }] };\n` +
+        `${indent}}\n${indent}`;
+      return [
+        {
+          messageId: 'returnOnDeclineOrCancel',
+          data: { key },
+          fix: (fixer) => [
+            fixer.insertTextBefore(declaration, text),
+            ...(reader.addAfter ? [fixer.insertTextAfter(reader.addAfter, `, ${MRTR_API.inputResponse}`)] : []),
+          ],
+        },
+      ];
+    }
+
+    /** The local name of a value import from the SDK server package, or where to add it to that import. */
+    function serverImport(name: string): { local: string; addAfter?: TSESTree.ImportSpecifier } | undefined {
+      for (const statement of sourceCode.ast.body) {
+        if (statement.type !== AST_NODE_TYPES.ImportDeclaration || statement.source.value !== SDK_PACKAGES.v2Server) continue;
+        if (statement.importKind === 'type') continue;
+        const named = statement.specifiers.filter((s): s is TSESTree.ImportSpecifier => s.type === AST_NODE_TYPES.ImportSpecifier);
+        const existing = named.find((s) => s.imported.type === AST_NODE_TYPES.Identifier && s.imported.name === name && s.importKind !== 'type');
+        if (existing) return { local: existing.local.name };
+        if (named.length > 0) return { local: name, addAfter: named[named.length - 1] };
+      }
+      return undefined;
+    }
+
+    /** Is `name` already declared where `node` is, or in a scope around it? */
+    function isDeclared(node: TSESTree.Node, name: string): boolean {
+      for (let scope: TSESLint.Scope.Scope | null = sourceCode.getScope(node); scope; scope = scope.upper) {
+        if (scope.set.has(name)) return true;
+      }
+      return false;
     }
 
     /**

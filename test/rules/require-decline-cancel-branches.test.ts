@@ -366,5 +366,65 @@ function h(ctx) {
 }`,
       errors: [{ messageId: 'reaskOnDecline', line: 3, column: 18, data: { key: 'confirm', line: 9 } }],
     },
+    // Invalid because: the bug pattern in a tool handler; the suggestion reads the view first (importing inputResponse) and returns on decline and cancel.
+    {
+      code: `import { McpServer, inputRequired } from '@modelcontextprotocol/server';
+server.registerTool('t', {}, async (args, ctx) => {
+  const content = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', schema);
+  if (!content) return ${ASK};
+  return go(content);
+});`,
+      errors: [
+        {
+          messageId: 'reaskOnDecline',
+          line: 3,
+          column: 19,
+          suggestions: [
+            {
+              messageId: 'returnOnDeclineOrCancel',
+              output: `import { McpServer, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+server.registerTool('t', {}, async (args, ctx) => {
+  const confirmAnswer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+  if (confirmAnswer.kind === 'elicit' && confirmAnswer.action !== 'accept') {
+    return { content: [{ type: 'text', text: \`Not done (\${confirmAnswer.action}).\` }] };
+  }
+  const content = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', schema);
+  if (!content) return ${ASK};
+  return go(content);
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    // Invalid because: acceptedContent only, inputResponse already imported (aliased): the suggestion uses the alias.
+    {
+      code: `import { inputResponse as view, acceptedContent } from '@modelcontextprotocol/server';
+server.registerTool('t', {}, async (args, ctx) => {
+  const c = acceptedContent(ctx.mcpReq.inputResponses, 'ok');
+  return c ? go(c) : stop();
+});`,
+      errors: [
+        {
+          messageId: 'acceptedContentOnly',
+          line: 3,
+          column: 13,
+          suggestions: [
+            {
+              messageId: 'returnOnDeclineOrCancel',
+              output: `import { inputResponse as view, acceptedContent } from '@modelcontextprotocol/server';
+server.registerTool('t', {}, async (args, ctx) => {
+  const okAnswer = view(ctx.mcpReq.inputResponses, 'ok');
+  if (okAnswer.kind === 'elicit' && okAnswer.action !== 'accept') {
+    return { content: [{ type: 'text', text: \`Not done (\${okAnswer.action}).\` }] };
+  }
+  const c = acceptedContent(ctx.mcpReq.inputResponses, 'ok');
+  return c ? go(c) : stop();
+});`,
+            },
+          ],
+        },
+      ],
+    },
   ],
 });
