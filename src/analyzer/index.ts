@@ -7,11 +7,12 @@
  * (pass 2) → walk each site out to its entry points → one verdict per site → the JSON report.
  * Synchronous; no type checker; bare TypeScript ASTs with parent pointers.
  */
-import type ts from 'typescript';
-import { owningClass, position } from './ast.js';
+import ts from 'typescript';
+import { memberChain, owningClass, position } from './ast.js';
+import type { RawSite } from './detect.js';
 import { classifyRoutes } from './classify.js';
 import type { FileIndex } from './file-index.js';
-import type { AnalysisReport, HandlerRef, Site } from './model.js';
+import type { AnalysisReport, HandlerRef, SdkEra, Site } from './model.js';
 import { leadNames } from './leads.js';
 import { mentionsLegacyVocabulary, wordMatcher } from './prefilter.js';
 import { Project } from './project.js';
@@ -132,6 +133,7 @@ function sitesOf(index: FileIndex, project: Project, reach: Reach): Found[] {
         : null;
     let sdk = project.eraOf(index);
     if (sdk === 'unknown' && shown?.end.type === 'handler') sdk = project.eraOf(shown.end.file);
+    if (sdk === 'unknown') sdk = eraOfForm(raw);
     out.push({
       site: {
         file: index.rel,
@@ -149,6 +151,15 @@ function sitesOf(index: FileIndex, project: Project, reach: Reach): Found[] {
     });
   }
   return out;
+}
+
+/**
+ * The era the call's own shape implies when imports do not say (the SDK imported by relative path):
+ * `ctx.mcpReq.*` exists only in v2, `extra.sendRequest` only in v1.
+ */
+function eraOfForm(raw: RawSite): SdkEra {
+  if (raw.form === 'sendRequest') return 'v1';
+  return ts.isCallExpression(raw.call) && memberChain(raw.call.expression).includes('mcpReq') ? 'v2' : 'unknown';
 }
 
 /** `Class.method` for class members, the plain name otherwise. */
