@@ -24,12 +24,18 @@ export class PackageLayout {
   private readonly packageRoots = new Map<string, string>();
   private readonly nodeResolution = new Map<string, boolean>();
 
-  /** `fallbackRoot` is used when no package.json exists above a file (e.g. the working directory). */
-  constructor(private readonly fallbackRoot: string) {}
+  /**
+   * `boundary` (the working directory) bounds the search: a package.json above it belongs to some other
+   * project, so a file under it with no package.json in between gets `boundary` as its package root.
+   * The helper is therefore never written outside the working directory.
+   */
+  constructor(private readonly boundary: string) {}
 
-  /** The directory of the nearest package.json above `file`. */
+  /** The directory of the nearest package.json above `file`, not above the boundary. */
   packageRootOf(file: string): string {
     const start = dirname(resolve(file));
+    const boundary = resolve(this.boundary);
+    const inside = start === boundary || start.startsWith(boundary + sep);
     const seen: string[] = [];
     let root: string | undefined;
     for (let dir = start; ; dir = dirname(dir)) {
@@ -43,9 +49,9 @@ export class PackageLayout {
         root = dir;
         break;
       }
-      if (dirname(dir) === dir) break;
+      if (dirname(dir) === dir || (inside && dir === boundary)) break;
     }
-    root ??= resolve(this.fallbackRoot);
+    root ??= boundary;
     for (const dir of seen) this.packageRoots.set(dir, root);
     return root;
   }
@@ -54,7 +60,9 @@ export class PackageLayout {
   usesNodeResolution(packageRoot: string): boolean {
     let answer = this.nodeResolution.get(packageRoot);
     if (answer === undefined) {
-      answer = tsconfigUsesNodeResolution(join(packageRoot, 'tsconfig.json'));
+      // only read, so it may come from above the boundary (running in a package's sub-folder)
+      const config = nearestTsconfig(packageRoot);
+      answer = config !== undefined && tsconfigUsesNodeResolution(config);
       this.nodeResolution.set(packageRoot, answer);
     }
     return answer;
@@ -64,6 +72,16 @@ export class PackageLayout {
     const own = suffixOfRelativeImports(fileText);
     if (own === '.js' || own === '.ts') return own;
     return this.usesNodeResolution(packageRoot) ? '.js' : '';
+  }
+}
+
+/** The tsconfig.json in `dir` or the nearest folder above it, stopping at a package root above `dir`. */
+function nearestTsconfig(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    const candidate = join(d, 'tsconfig.json');
+    if (existsSync(candidate)) return candidate;
+    if (d !== resolve(dir) && existsSync(join(d, 'package.json'))) return undefined;
+    if (dirname(d) === d) return undefined;
   }
 }
 

@@ -86,6 +86,15 @@ describe('import suffix', () => {
     // no package.json anywhere above a file in the temp dir
     expect(layout.packageRootOf(g)).toBe(join(root, 'loose'));
   });
+
+  it('never looks above the working directory for a package, but reads a tsconfig from there', () => {
+    file('outer/package.json', '{}');
+    file('outer/tsconfig.json', '{ "compilerOptions": { "module": "NodeNext" } }');
+    const f = file('outer/src/tools/f.ts');
+    const layout = new PackageLayout(join(root, 'outer/src'));
+    expect(layout.packageRootOf(f)).toBe(join(root, 'outer/src'));
+    expect(layout.importSuffix(`import x from 'zod';`, layout.packageRootOf(f))).toBe('.js');
+  });
 });
 
 describe('helperState', () => {
