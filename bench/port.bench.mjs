@@ -2,193 +2,140 @@
 /**
  * port.bench: `port --dry-run` next to `analyze` alone, on the same repo, in paired rounds.
  *
- * Corpus (bench/.work/port-corpus, rebuilt when missing): real JS/TS sources copied from this repo's
- * node_modules (no `.d.ts`, nothing over 300 kB), a few thousand files with no MCP sites, plus 20
- * generated SDK v2 servers with legacy requests (elicitation, sampling, roots, one in a loop).
+ * Corpora (bench/.work/port/corpus-*, rebuilt each run), (a) and (a') without the MCP SDK's own files: real JS/TS sources listed with bench/lib's
+ * `listSourceFiles` from this repo's node_modules (no `.d.ts`, nothing over 300 kB), spread over every
+ * package, a few thousand files with no MCP sites; `dist`/`build` folder names are renamed on copy so
+ * file discovery (which skips build output) sees them. Plus bench/lib's `generateMcpCorpus` with 20
+ * files: SDK v2 tool modules with legacy asks (auto, through a helper, in a loop, low-level roots).
  *
- * Each round runs both, in alternating order, each in a fresh `node --import tsx` child that times
- * its own work (discover + analyze, or the whole dry-run port) after its modules are loaded; the
- * parent also records the child's wall time. Reported: per-round times, the median per-round ratio.
- * Goal: port --dry-run ≤ 1.5× analyze (only files with sites are re-printed).
+ * Both sides run compiled to plain JS (bench/lib `transpileTree`), each round in fresh child processes
+ * (bench/lib `pairedRounds`, alternating order): `analyze` = discover + analyze; `port` = the whole
+ * `runPort({ dryRun: true })` (discover, read, analyze, transform the files with sites, re-parse,
+ * diffs). `work` = time inside the child after its modules are loaded; `wall` = spawn to exit.
+ * Goal: port --dry-run ≤ 1.5× analyze (only files with sites are re-printed), median of paired rounds.
  *
- * Usage: node bench/port.bench.mjs [--rounds N] [--files N]
+ * Usage: npm run bench -- port   (or: node bench/port.bench.mjs); rounds: BENCH_ROUNDS (default 5).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { transpileTree } from './lib/compile.mjs';
+import { generateMcpCorpus, listSourceFiles } from './lib/corpus.mjs';
+import { median, pairedRounds, ratio, table } from './lib/paired.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, '..');
+const root = join(here, '..');
+const work = join(here, '.work', 'port');
 const GOAL = 1.5;
+const REAL_FILES = 3000;
+const GENERATED_FILES = 20;
 
-const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-
-if (args[0] === '--child') {
-  await child(args[1], args[2]);
+if (process.argv[2] === '--child') {
+  await child(process.argv[3], process.argv[4], process.argv[5]);
 } else {
-  await parent(flag('--rounds', 5), flag('--files', 3000));
+  parent(Number(process.env.BENCH_ROUNDS ?? 5));
 }
 
-async function child(mode, cwd) {
-  const started = performance.now();
+/** One measurement in its own process: prints { workMs, maxRssBytes, ... } as one JSON line. */
+async function child(mode, dist, cwd) {
+  const load = (rel) => import(pathToFileURL(join(dist, rel)).href);
   if (mode === 'analyze') {
-    const { discoverFiles } = await import(pathToFileURL(join(repo, 'src/port/discover.ts')).href);
-    const { analyze } = await import(pathToFileURL(join(repo, 'src/analyzer/index.ts')).href);
-    const loaded = performance.now();
+    const [{ discoverFiles }, { analyze }] = await Promise.all([load('src/port/discover.js'), load('src/analyzer/index.js')]);
+    const t0 = performance.now();
     const { files } = await discoverFiles({ cwd, paths: ['.'] });
     const { report } = await analyze({ cwd, files });
-    const ms = performance.now() - loaded;
-    print({ ms, loadMs: loaded - started, files: files.length, sites: report.sites.length });
+    const workMs = performance.now() - t0;
+    print({ workMs, files: files.length, sites: report.sites.length });
   } else {
-    const { runPort } = await import(pathToFileURL(join(repo, 'src/port/index.ts')).href);
-    // the runner loads its stages lazily: load them before the clock starts, like the analyze child
-    const { loadDefaultDependencies } = await import(pathToFileURL(join(repo, 'src/port/dependencies.ts')).href);
+    const [{ runPort }, { loadDefaultDependencies }] = await Promise.all([load('src/port/index.js'), load('src/port/dependencies.js')]);
+    // the runner loads its stages lazily: load them before the clock starts, as the analyze side does
     const dependencies = await loadDefaultDependencies();
-    const loaded = performance.now();
+    const t0 = performance.now();
     const result = await runPort({ cwd, paths: ['.'], dryRun: true, dependencies });
-    const ms = performance.now() - loaded;
-    print({ ms, loadMs: loaded - started, files: result.summary.scanned, changed: result.summary.changed, failed: result.summary.failed });
+    const workMs = performance.now() - t0;
+    print({ workMs, files: result.summary.scanned, changed: result.summary.changed, failed: result.summary.failed, markers: result.summary.markers });
   }
 }
 
 function print(data) {
-  process.stdout.write(JSON.stringify({ ...data, rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20) }) + '\n');
+  console.log(JSON.stringify({ ...data, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
 }
 
-async function parent(rounds, wanted) {
-  const corpus = join(repo, 'bench/.work/port-corpus');
-  const size = buildCorpus(corpus, wanted);
-  console.log(`corpus: ${size.files} files (${size.real} real from node_modules, ${size.generated} generated MCP servers), ${(size.bytes / 2 ** 20).toFixed(1)} MB`);
-  const tsx = pathToFileURL(join(repo, 'node_modules/tsx/dist/loader.mjs')).href;
-  const run = (mode) => {
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, ['--import', tsx, fileURLToPath(import.meta.url), '--child', mode, corpus], { encoding: 'utf8', maxBuffer: 1 << 26 });
-    const wall = performance.now() - t0;
-    if (r.status !== 0) throw new Error(`${mode} child failed (${r.status}): ${r.stderr}`);
-    return { ...JSON.parse(r.stdout.trim().split('\n').pop()), wall };
-  };
-  const rows = [];
-  for (let i = 0; i < rounds; i++) {
-    const order = i % 2 === 0 ? ['analyze', 'port'] : ['port', 'analyze'];
-    const got = {};
-    for (const mode of order) got[mode] = run(mode);
-    rows.push({ round: i + 1, analyze: got.analyze, port: got.port, ratio: got.port.ms / got.analyze.ms, wallRatio: got.port.wall / got.analyze.wall });
-  }
-  console.log('round | analyze ms (wall) | port --dry-run ms (wall) | ratio (wall ratio) | RSS MiB analyze/port');
-  for (const r of rows) {
-    console.log(
-      `${String(r.round).padStart(5)} | ${fmt(r.analyze.ms)} (${fmt(r.analyze.wall)}) | ${fmt(r.port.ms)} (${fmt(r.port.wall)}) | ` +
-        `${r.ratio.toFixed(2)} (${r.wallRatio.toFixed(2)}) | ${r.analyze.rssMiB}/${r.port.rssMiB}`,
+function parent(rounds) {
+  const dist = compile();
+  const corpora = [
+    { name: '(a) real + MCP SDK sources', dir: join(work, 'corpus-a'), withSdk: true },
+    // without the SDK's own files (its bundled examples hold legacy calls): only the generated files have sites
+    { name: "(a') real, no MCP SDK", dir: join(work, 'corpus-a2'), withSdk: false },
+  ];
+  const rows = [['corpus', 'files', 'MB', 'sites', 'changed', 'analyze work s', 'port work s', 'work ratio (min–max)', 'wall ratio', 'RSS MiB a / p', 'goal']];
+  for (const c of corpora) {
+    const size = buildCorpus(c.dir, c.withSdk);
+    const r = pairedRounds(
+      [
+        { name: 'analyze', argv: [fileURLToPath(import.meta.url), '--child', 'analyze', dist, c.dir] },
+        { name: 'port', argv: [fileURLToPath(import.meta.url), '--child', 'port', dist, c.dir] },
+      ],
+      rounds,
     );
+    const workRatio = ratio(r.port, r.analyze, 'workMs');
+    const wallRatio = ratio(r.port, r.analyze, 'wallMs');
+    const s = (xs) => (median(xs.map((x) => x.workMs)) / 1000).toFixed(2);
+    const mib = (xs) => (median(xs.map((x) => x.maxRssBytes)) / 2 ** 20).toFixed(0);
+    const last = r.port[r.port.length - 1];
+    rows.push([
+      c.name,
+      r.analyze[0].files,
+      (size.bytes / 1e6).toFixed(1),
+      r.analyze[0].sites,
+      `${last.changed} (${last.failed} failed)`,
+      s(r.analyze),
+      s(r.port),
+      `${workRatio.median.toFixed(2)} (${workRatio.min.toFixed(2)}–${workRatio.max.toFixed(2)})`,
+      wallRatio.median.toFixed(2),
+      `${mib(r.analyze)} / ${mib(r.port)}`,
+      `≤ ${GOAL} ${workRatio.median <= GOAL ? 'met' : 'MISSED'}`,
+    ]);
   }
-  const last = rows.at(-1);
-  console.log(`sites found: ${last.analyze.sites}; files the port would change: ${last.port.changed}; failed: ${last.port.failed}`);
-  const ratio = median(rows.map((r) => r.ratio));
-  const wallRatio = median(rows.map((r) => r.wallRatio));
-  console.log(`median ratio port --dry-run / analyze: ${ratio.toFixed(2)} (in-process work), ${wallRatio.toFixed(2)} (process wall)`);
-  console.log(`goal ≤ ${GOAL}×: ${ratio <= GOAL ? 'met' : 'MISSED'}`);
+  console.log(`port --dry-run vs analyze, ${rounds} paired rounds, median; node ${process.version}; ${GENERATED_FILES} generated MCP files in each corpus`);
+  console.log(table(rows));
+  console.log('work = time inside the child after its modules are loaded; wall = spawn to exit; RSS = maxRSS of each child.');
 }
 
-function fmt(ms) {
-  return ms.toFixed(0).padStart(6);
-}
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+/** The runner and everything it loads, compiled to JS (same folder layout, so relative imports hold). */
+function compile() {
+  const dist = join(work, 'dist');
+  rmSync(dist, { recursive: true, force: true });
+  const ts = (dir) => listSourceFiles(join(root, dir)).filter((f) => f.endsWith('.ts'));
+  transpileTree(root, [join(root, 'src/vocabulary.ts'), ...ts('src/analyzer'), ...ts('src/port'), ...ts('src/runtime'), ...ts('transforms')], dist);
+  // the runtime template reads the helper sources next to it
+  for (const f of readdirSync(join(root, 'src/runtime')).filter((f) => f.startsWith('mrtr-continuation'))) {
+    copyFileSync(join(root, 'src/runtime', f), join(dist, 'src/runtime', f));
+  }
+  return dist;
 }
 
-/** Builds the corpus once (kept in bench/.work, git-ignored); a stamp file records what was built. */
-function buildCorpus(root, wanted) {
-  const stamp = join(root, '.corpus.json');
-  if (existsSync(stamp)) {
-    const s = JSON.parse(readFileSync(stamp, 'utf8'));
-    if (s.wanted === wanted && s.version === 1) return s;
-    rmSync(root, { recursive: true, force: true });
-  }
-  const sources = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (entry.isFile() && /\.(?:[cm]?ts|[cm]?js)$/.test(entry.name) && !/\.d\.[cm]?ts$/.test(entry.name) && !entry.name.endsWith('.min.js')) {
-        const size = statSync(p).size;
-        if (size > 0 && size <= 300_000) sources.push(p);
-      }
-    }
-  };
-  walk(join(repo, 'node_modules'));
-  sources.sort();
-  // spread the pick over every package instead of taking the first ones alphabetically
-  const step = Math.max(1, Math.floor(sources.length / wanted));
-  const picked = sources.filter((_, i) => i % step === 0).slice(0, wanted);
+function buildCorpus(dir, withSdk) {
+  rmSync(dir, { recursive: true, force: true });
+  const nodeModules = join(root, 'node_modules');
+  const all = listSourceFiles(nodeModules, { maxBytes: 300_000, skipNestedNodeModules: false }).filter(
+    (f) => !f.endsWith('.min.js') && (withSdk || !relative(nodeModules, f).split(sep).includes('@modelcontextprotocol')),
+  );
+  // spread the pick over every package instead of the first ones alphabetically
+  const step = Math.max(1, Math.floor(all.length / REAL_FILES));
+  const picked = all.filter((_, i) => i % step === 0).slice(0, REAL_FILES);
   let bytes = 0;
-  for (const src of picked) {
-    // node_modules/ would be skipped by discovery: keep the path below it
-    const target = join(root, 'vendor', relative(join(repo, 'node_modules'), src).split(sep).join('/').replace(/node_modules\//g, 'nm/'));
-    mkdirSync(dirname(target), { recursive: true });
-    copyFileSync(src, target);
-    bytes += statSync(src).size;
+  for (const file of picked) {
+    const rel = relative(nodeModules, file)
+      .split(sep)
+      .map((seg) => (['node_modules', 'dist', 'build', 'out', 'coverage'].includes(seg) ? `${seg}-src` : seg))
+      .join('/');
+    const to = join(dir, 'vendor', rel);
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(file, to);
+    bytes += statSync(file).size;
   }
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'port-corpus', private: true, type: 'module' }, null, 2) + '\n');
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }, null, 2) + '\n');
-  const GENERATED = 20;
-  mkdirSync(join(root, 'servers'), { recursive: true });
-  for (let i = 0; i < GENERATED; i++) {
-    const text = legacyServer(i);
-    writeFileSync(join(root, 'servers', `server-${i}.ts`), text, { flag: 'w' });
-    bytes += Buffer.byteLength(text);
-  }
-  const s = { version: 1, wanted, files: picked.length + GENERATED, real: picked.length, generated: GENERATED, bytes };
-  writeFileSync(stamp, JSON.stringify(s));
-  return s;
-}
-
-function legacyServer(i) {
-  return `import { McpServer } from '@modelcontextprotocol/server';
-import * as z from 'zod';
-
-export function createServer${i}(): McpServer {
-  const server = new McpServer({ name: 'bench-${i}', version: '1.0.0' });
-  const items = new Map<string, string>();
-
-  server.registerTool('delete_${i}', { description: 'Delete an item', inputSchema: z.object({ id: z.string() }) }, async ({ id }, ctx) => {
-    const answer = await ctx.mcpReq.elicitInput({
-      message: \`Delete \${id}?\`,
-      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
-    });
-    if (answer.action !== 'accept' || answer.content?.confirm !== true) return { content: [{ type: 'text', text: 'kept' }] };
-    items.delete(id);
-    return { content: [{ type: 'text', text: \`deleted \${id}\` }] };
-  });
-
-  server.registerTool('summarize_${i}', { inputSchema: z.object({ id: z.string() }) }, async ({ id }, ctx) => {
-    const result = await ctx.mcpReq.requestSampling({
-      messages: [{ role: 'user', content: { type: 'text', text: items.get(id) ?? '' } }],
-      maxTokens: 100,
-    });
-    const block = Array.isArray(result.content) ? result.content[0] : result.content;
-    return { content: [{ type: 'text', text: block?.type === 'text' ? block.text : '' }] };
-  });
-
-  server.registerTool('tag_all_${i}', { inputSchema: z.object({}) }, async (_args, ctx) => {
-    for (const id of items.keys()) {
-      const answer = await ctx.mcpReq.elicitInput({ message: \`Tag \${id}?\`, requestedSchema: { type: 'object', properties: { tag: { type: 'string' } } } });
-      if (answer.action === 'accept') items.set(id, String(answer.content?.tag));
-    }
-    return { content: [{ type: 'text', text: 'done' }] };
-  });
-
-  server.registerTool('roots_${i}', { inputSchema: z.object({}) }, async () => {
-    const { roots } = await server.server.listRoots();
-    return { content: [{ type: 'text', text: roots.map((r) => r.uri).join(', ') }] };
-  });
-
-  return server;
-}
-`;
+  const generated = generateMcpCorpus(join(dir, 'server'), GENERATED_FILES);
+  for (const f of generated) bytes += statSync(f).size;
+  return { files: picked.length + generated.length, real: picked.length, generated: generated.length, bytes };
 }
