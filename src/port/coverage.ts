@@ -22,12 +22,15 @@ export function markUnhandledSites(path: string, before: string, after: string, 
   const oldLines = before.split(/\r?\n/);
   const newLines = after.split(/\r?\n/);
   const kept = keptLines(oldLines, newLines);
+  // the call's line was rewritten: ported (or moved by the port); the common case needs no parse
   const map = mapLines(before, after);
+  // a marker right above the call's own line (a one-line statement) also needs no parse
+  const survivors = active.filter((site) => kept.has(site.line) && !hasMarkerAbove(newLines, map(site.line) - 1));
+  if (survivors.length === 0) return { text: after, added: 0 };
   const sf = ts.createSourceFile(path, before.startsWith('\uFEFF') ? before.slice(1) : before, ts.ScriptTarget.Latest, true, scriptKindOf(path));
 
   const requests: MarkerRequest[] = [];
-  for (const site of active) {
-    if (!kept.has(site.line)) continue; // the call's line was rewritten: ported (or moved by the port)
+  for (const site of survivors) {
     const statementLine = statementStartLine(sf, site.line, site.column) ?? site.line;
     const target = map(statementLine);
     if (hasMarkerAbove(newLines, target - 1)) continue;
