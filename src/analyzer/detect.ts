@@ -19,6 +19,10 @@ const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
 
 export function detectSite(call: ts.CallExpression | ts.NewExpression, index: FileIndex): RawSite | undefined {
   if (ts.isNewExpression(call)) return detectUrlElicitationThrow(call);
+  // cheap reject before building the member chain: most calls are not legacy names nor aliases of one
+  const head = unwrap(call.expression);
+  const last = ts.isPropertyAccessExpression(head) ? head.name.text : ts.isIdentifier(head) ? head.text : ts.isElementAccessExpression(head) ? '?' : '';
+  if (!LEGACY_NAMES.has(last) && !(ts.isIdentifier(head) && index.legacyAliases.has(last)) && last !== '?') return undefined;
   const written = memberChain(call.expression);
   let callee = written;
   let bareFromLegacyReceiver = false;

@@ -57,17 +57,36 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** Is this identifier the name being declared (not a use)? */
+/** Parent kinds whose `name` is a declaration, not a use. */
+const DECLARING_PARENTS = new Set<ts.SyntaxKind>([
+  ts.SyntaxKind.FunctionDeclaration,
+  ts.SyntaxKind.ClassDeclaration,
+  ts.SyntaxKind.VariableDeclaration,
+  ts.SyntaxKind.Parameter,
+  ts.SyntaxKind.MethodDeclaration,
+  ts.SyntaxKind.PropertyDeclaration,
+  ts.SyntaxKind.FunctionExpression,
+  ts.SyntaxKind.ImportSpecifier,
+  ts.SyntaxKind.ImportClause,
+  ts.SyntaxKind.NamespaceImport,
+  ts.SyntaxKind.BindingElement,
+  ts.SyntaxKind.PropertyAssignment,
+  ts.SyntaxKind.InterfaceDeclaration,
+  ts.SyntaxKind.TypeAliasDeclaration,
+  ts.SyntaxKind.EnumDeclaration,
+  ts.SyntaxKind.GetAccessor,
+  ts.SyntaxKind.SetAccessor,
+  ts.SyntaxKind.PropertySignature,
+  ts.SyntaxKind.MethodSignature,
+  ts.SyntaxKind.PropertyAccessExpression,
+]);
+
+/** Is this identifier the name being declared (or a property name), not a use of a binding? */
 function isDeclarationName(id: ts.Identifier): boolean {
   const p = id.parent;
   if (!p) return false;
-  if ((ts.isFunctionDeclaration(p) || ts.isClassDeclaration(p) || ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isFunctionExpression(p) || ts.isImportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isBindingElement(p) || ts.isPropertyAssignment(p) || ts.isInterfaceDeclaration(p) || ts.isTypeAliasDeclaration(p) || ts.isEnumDeclaration(p) || ts.isGetAccessorDeclaration(p) || ts.isSetAccessorDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodSignature(p)) && (p as { name?: ts.Node }).name === id) {
-    return true;
-  }
-  if (ts.isPropertyAccessExpression(p) && p.name === id) return true;
-  if (ts.isExportSpecifier(p)) return true;
-  if (ts.isQualifiedName(p) || ts.isTypeReferenceNode(p)) return true;
-  return false;
+  if (DECLARING_PARENTS.has(p.kind)) return (p as ts.Node & { name?: ts.Node }).name === id;
+  return p.kind === ts.SyntaxKind.ExportSpecifier || p.kind === ts.SyntaxKind.QualifiedName || p.kind === ts.SyntaxKind.TypeReference;
 }
 
 export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileIndex {
