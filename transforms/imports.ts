@@ -21,7 +21,7 @@ import { runAsJscodeshift, type FileInfo } from './lib/jscodeshift-module.js';
 import { SourceText, quoteString, type Edit } from './lib/source-text.js';
 
 /** Names ported code uses, by the module that exports them. */
-const SERVER_VALUES = ['CLIENT_CAPABILITIES_META_KEY', 'inputRequired', 'inputResponse'];
+const SERVER_VALUES = ['CLIENT_CAPABILITIES_META_KEY', 'inputRequired', 'inputResponse', 'isInputRequiredResult'];
 const SERVER_TYPES = [
   'ClientCapabilities',
   'CreateMessageRequestParams',

@@ -10,8 +10,11 @@
  *   3. url-elicitation     — builders for URL-mode asks, also invoked by the engine.
  *   4. two-pass-handlers   — the round/step engine: every handler whose asks are all portable
  *                            becomes bind → open → read answers → ask (again) → original code.
- *   5. imports             — last, on the rewritten text: adds or merges what 1–4 used.
- * Edits of 1–4 refer to the original text and never overlap; markers refer to original lines and
+ *   5. helper-asks         — after the handlers, so it knows which handlers ask nothing else: a
+ *                            helper the handler awaits runs the rounds itself; the handler returns
+ *                            its input-required result.
+ *   6. imports             — last, on the rewritten text: adds or merges what 1–5 used.
+ * Edits of 1–5 refer to the original text and never overlap; markers refer to original lines and
  * are mapped to output lines by `src/port/line-map.ts`.
  */
 import { ALL_TRANSFORMS } from './lib/context.js';

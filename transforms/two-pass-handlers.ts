@@ -67,12 +67,27 @@ interface Step {
   terminal: boolean;
 }
 
-/** Ports every handler with portable asks; marks the rest. */
-export function portHandlers(ctx: PortContext): void {
+/** Asks found in a function that is not a handler (a helper), grouped by that function. */
+export interface HelperAsks {
+  fn: Node;
+  /** The node holding the function (its declarator, or the Program / export for a declaration). */
+  holder: Node | undefined;
+  calls: { call: LegacyCall; fnIndex: number }[];
+}
+
+/** Ports every handler with portable asks; marks the rest; returns the asks made in helpers. */
+export function portHandlers(ctx: PortContext): HelperAsks[] {
   const groups = new Map<string, { scope: HandlerScope; calls: { call: LegacyCall; fnIndex: number }[] }>();
+  const helpers = new Map<Node, HelperAsks>();
   for (const call of ctx.calls) {
     if (ctx.consumed.has(call)) continue;
     const lookup = lookupHandler(call.ancestors, ctx.src);
+    if (lookup.type === 'helper' && wanted(ctx, call) && isPlainHelperSite(ctx, call, lookup.fnIndex)) {
+      const group = helpers.get(lookup.fn) ?? { fn: lookup.fn, holder: call.ancestors[lookup.fnIndex - 1], calls: [] };
+      group.calls.push({ call, fnIndex: lookup.fnIndex });
+      helpers.set(lookup.fn, group);
+      continue;
+    }
     if (lookup.type !== 'handler') {
       if (wanted(ctx, call)) markOutsideHandler(ctx, call, lookup);
       continue;
@@ -85,6 +100,14 @@ export function portHandlers(ctx: PortContext): void {
     // a jscodeshift module limited to one concern leaves handlers that also need another alone
     if (calls.every(({ call }) => wanted(ctx, call))) portHandler(ctx, scope, calls);
   }
+  return [...helpers.values()];
+}
+
+/** A helper site the helper port may take: auto (or no verdict) and not in a notification/timer/hook callback. */
+function isPlainHelperSite(ctx: PortContext, call: LegacyCall, fnIndex: number): boolean {
+  const instruction = ctx.instructionOf(call);
+  if (instruction && instruction.portability !== 'auto') return false;
+  return entryPointReason(call.ancestors, fnIndex) === undefined;
 }
 
 function wanted(ctx: PortContext, call: LegacyCall): boolean {
@@ -94,7 +117,8 @@ function wanted(ctx: PortContext, call: LegacyCall): boolean {
   return url ? ctx.enabled.urlElicitation : ctx.enabled.twoPass;
 }
 
-function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call: LegacyCall; fnIndex: number }[]): void {
+/** Rewrites one handler (or helper) scope; false when it was refused (markers say why) or left alone. */
+export function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call: LegacyCall; fnIndex: number }[]): boolean {
   // 1. the analyzer's verdicts win: one non-auto site leaves the whole handler to a human
   const refused = calls.filter(({ call }) => {
     const i = ctx.instructionOf(call);
@@ -107,10 +131,10 @@ function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call: Legac
       const statement = statementOf(call.node, call.ancestors);
       for (const reason of reasons.length > 0 ? reasons : ['unknown-handler-shape']) addMarker(ctx, statement, reason);
     }
-    return;
+    return false;
   }
   // 2. a site a human was already asked about (a todo or ignore marker above it) stays theirs
-  if (calls.some(({ call }) => markedAbove(ctx, statementOf(call.node, call.ancestors)))) return;
+  if (calls.some(({ call }) => markedAbove(ctx, statementOf(call.node, call.ancestors)))) return false;
   // 3. our own shape checks
   const asks: Ask[] = [];
   const problems: { statement: Node; reason: ReasonId }[] = [];
@@ -136,7 +160,7 @@ function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call: Legac
   }
   if (problems.length > 0) {
     for (const p of problems) addMarker(ctx, p.statement, p.reason);
-    return;
+    return false;
   }
   asks.sort((a, b) => a.call.node.start - b.call.node.start);
   for (const ask of asks) nameAsk(ask, names, keys);
@@ -145,14 +169,15 @@ function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call: Legac
   const orderProblem = checkStepOrder(steps, scope);
   if (orderProblem) {
     addMarker(ctx, orderProblem.statement, 'branching-statement');
-    return;
+    return false;
   }
   const moves = planSideEffects(steps, scope);
   if ('blocked' in moves) {
     addMarker(ctx, moves.blocked, 'side-effect-before-ask');
-    return;
+    return false;
   }
   emitHandler(ctx, scope, steps, moves.moved, names);
+  return true;
 }
 
 /** Where an ask statement sits: directly in the handler's list, or in one `if` arm of it. */
@@ -356,7 +381,7 @@ function emitHandler(ctx: PortContext, scope: HandlerScope, steps: Step[], moved
   }
   for (const m of moved) ctx.edits.push(removal(src.text, m, eol, true));
   const rounds = steps.length;
-  ctx.notes.push(`ported ${scope.kind} ${scope.label} (${rounds} ${rounds === 1 ? 'round' : 'rounds'})`);
+  ctx.notes.push(`ported ${scope.helper ? 'helper' : scope.kind} ${scope.label} (${rounds} ${rounds === 1 ? 'round' : 'rounds'})`);
 }
 
 /** `state` type: one member per step, each carrying the answers of the steps before it. */
@@ -518,7 +543,7 @@ function takeSlice(ctx: PortContext, start: number, end: number): string {
 }
 
 /** `Promise<CallToolResult>` → `Promise<CallToolResult | InputRequiredResult>`. */
-function widenReturnType(ctx: PortContext, scope: HandlerScope): void {
+export function widenReturnType(ctx: PortContext, scope: HandlerScope): void {
   if (!ctx.typed) return;
   const annotation = scope.fn.returnType as Node | undefined;
   if (!annotation) return;
@@ -608,7 +633,7 @@ function markOutsideHandler(ctx: PortContext, call: LegacyCall, lookup: ReturnTy
 }
 
 /** Callbacks registered where MRTR cannot serve an ask (notifications, lifecycle hooks, timers, other requests). */
-function entryPointReason(ancestors: readonly Node[], fnIndex: number): ReasonId | undefined {
+export function entryPointReason(ancestors: readonly Node[], fnIndex: number): ReasonId | undefined {
   const fn = ancestors[fnIndex];
   const parent = ancestors[fnIndex - 1];
   if (parent?.type === 'CallExpression' && (parent.arguments as Node[]).includes(fn)) {
@@ -625,7 +650,7 @@ function entryPointReason(ancestors: readonly Node[], fnIndex: number): ReasonId
 }
 
 /** Statements inside handlers that call the helper by name. */
-function helperCallers(ctx: PortContext, fn: Node, parent: Node | undefined): Node[] {
+export function helperCallers(ctx: PortContext, fn: Node, parent: Node | undefined): Node[] {
   const name =
     fn.type === 'FunctionDeclaration' && fn.id
       ? (fn.id.name as string)

@@ -24,6 +24,8 @@ export interface HandlerScope {
   nameText: string;
   /** A readable name for notes. */
   label: string;
+  /** A helper the handlers await, ported as a scope of its own (see transforms/helper-asks.ts). */
+  helper?: boolean;
   /** Source text of the arguments passed to bindRequest. */
   argsText: string;
   /** The context parameter's name, when the handler has one. */

@@ -9,6 +9,7 @@ import { PREFILTER_NAMES } from '../../src/vocabulary.js';
 import { portHandlers } from '../two-pass-handlers.js';
 import { retireRoots } from '../retire-roots.js';
 import { addMissingImports } from '../imports.js';
+import { portHelperAsks } from '../helper-asks.js';
 import { parseProgram, parserFor, unwrap, type Node } from './ast.js';
 import type { EnabledTransforms, PortContext, PortOptions, PortSourceResult, SiteInstruction } from './context.js';
 import { findLegacyCalls, type LegacyCall } from './legacy-calls.js';
@@ -48,7 +49,10 @@ export function portSourceWith(input: PortSourceInput, enabled: EnabledTransform
     notes: [],
   };
   retireRoots(ctx);
-  if (enabled.twoPass || enabled.urlElicitation) portHandlers(ctx);
+  if (enabled.twoPass || enabled.urlElicitation) {
+    const helpers = portHandlers(ctx);
+    portHelperAsks(ctx, helpers);
+  }
 
   let source: string;
   try {

@@ -1,0 +1,160 @@
+/**
+ * helper-asks — asks made in a helper the handler awaits.
+ *
+ * Before:
+ *   async function confirmDelete(ctx: ServerContext, path: string): Promise<boolean> {
+ *     const answer = await ctx.mcpReq.elicitInput({ message: `Delete ${path}?`, requestedSchema });
+ *     return answer.action === 'accept' && answer.content?.ok === true;
+ *   }
+ *   server.registerTool('delete', …, async ({ path }, ctx) => {
+ *     const ok = await confirmDelete(ctx, path);
+ *     …
+ *   });
+ * After:
+ *   async function confirmDelete(ctx: ServerContext, path: string): Promise<boolean | InputRequiredResult> {
+ *     const bind = bindRequest(ctx, 'confirmDelete', { path });
+ *     …the two-pass shape, inside the helper…
+ *     return answer.action === 'accept' && answer.content?.ok === true;
+ *   }
+ *   server.registerTool('delete', …, async ({ path }, ctx) => {
+ *     const ok = await confirmDelete(ctx, path);
+ *     if (isInputRequiredResult(ok)) return ok;
+ *     …
+ *   });
+ * The helper runs the rounds itself (bound to its own name and arguments) and hands the handler an
+ * input-required result to return; on the final round it returns what it returned before.
+ *
+ * Refuses (marker `in-helper` at the handler's call) unless: the helper is a module-level, non-exported
+ * async function with plain parameters, one of them the context its asks use; every use of it in the
+ * file is `const x = await helper(…)` directly in a handler body; that handler asks nothing else, calls
+ * it once, and writes nothing before the call (its code before the call re-runs every round).
+ */
+import { memberChain, walk, type Node } from './lib/ast.js';
+import { addMarker, statementOf, type PortContext } from './lib/context.js';
+import { lookupHandler, type HandlerScope } from './lib/handlers.js';
+import { hasSideEffect } from './lib/side-effects.js';
+import { quoteString } from './lib/source-text.js';
+import { helperCallers, portHandler, widenReturnType, type HelperAsks } from './two-pass-handlers.js';
+
+interface CallerSite {
+  /** `const x = await helper(…)` in the handler. */
+  statement: Node;
+  variable: string;
+  scope: HandlerScope;
+}
+
+export function portHelperAsks(ctx: PortContext, helpers: readonly HelperAsks[]): void {
+  for (const helper of helpers) {
+    if (!portHelper(ctx, helper)) {
+      const callers = helperCallers(ctx, helper.fn, helper.holder);
+      if (callers.length === 0) for (const { call } of helper.calls) addMarker(ctx, statementOf(call.node, call.ancestors), 'in-helper');
+      for (const c of callers) addMarker(ctx, c, 'in-helper');
+    }
+  }
+}
+
+function portHelper(ctx: PortContext, helper: HelperAsks): boolean {
+  const { fn, holder } = helper;
+  const name = helperName(fn, holder);
+  if (!name || fn.async !== true || (fn.body as Node).type !== 'BlockStatement' || !declaredAtModuleLevel(fn, holder, ctx.program)) return false;
+  const params = fn.params as Node[];
+  if (!params.every((p) => p.type === 'Identifier')) return false;
+  const paramNames = params.map((p) => p.name as string);
+  const ctxName = contextOf(helper, paramNames);
+  if (!ctxName) return false;
+
+  const callers = callerSites(ctx, name, fn);
+  if (!callers || callers.length === 0) return false;
+
+  const others = paramNames.filter((p) => p !== ctxName);
+  const scope: HandlerScope = {
+    key: `helper:${fn.start}`,
+    fn,
+    kind: 'tool',
+    lowLevel: false,
+    helper: true,
+    nameText: quoteString(name, ctx.src.style),
+    label: name,
+    argsText: others.length === 0 ? '{}' : `{ ${others.join(', ')} }`,
+    ctxName,
+    statements: (fn.body as Node).body as Node[],
+    container: fn.body as Node,
+  };
+  if (!portHandler(ctx, scope, helper.calls)) return false;
+
+  const { eol } = ctx.src.style;
+  for (const caller of callers) {
+    const indent = ctx.src.indentAt(caller.statement.start);
+    const guard = `if (isInputRequiredResult(${caller.variable})) return ${caller.variable}${ctx.src.style.semi}`;
+    ctx.edits.push({ start: caller.statement.end, end: caller.statement.end, text: eol + indent + guard });
+    widenReturnType(ctx, caller.scope);
+  }
+  return true;
+}
+
+function helperName(fn: Node, holder: Node | undefined): string | undefined {
+  if (fn.type === 'FunctionDeclaration' && fn.id) return fn.id.name as string;
+  if (holder?.type === 'VariableDeclarator' && holder.id.type === 'Identifier') return holder.id.name as string;
+  return undefined;
+}
+
+/** A module-level function or const, not exported (other files could call it without the guard). */
+function declaredAtModuleLevel(fn: Node, holder: Node | undefined, program: Node): boolean {
+  const body = program.body as Node[];
+  if (fn.type === 'FunctionDeclaration') return body.includes(fn);
+  return !!holder && body.some((s) => s.type === 'VariableDeclaration' && (s.declarations as Node[]).includes(holder));
+}
+
+/** The parameter the helper's asks use as their context (`ctx.mcpReq.…`); server-receiver asks need one named like a context. */
+function contextOf(helper: HelperAsks, params: string[]): string | undefined {
+  const roots = new Set<string>();
+  for (const { call } of helper.calls) {
+    const callee = call.node.type === 'CallExpression' ? memberChain(call.node.callee as Node) : [];
+    const at = callee.indexOf('mcpReq');
+    if (at === 1) roots.add(callee[0]);
+  }
+  if (roots.size > 1) return undefined;
+  const [root] = roots;
+  if (root) return params.includes(root) ? root : undefined;
+  return params.find((p) => p === 'ctx' || p === 'extra' || p === 'context');
+}
+
+/** Every use of the helper, if each one is `const x = await helper(…)` alone in a handler that asks nothing else. */
+function callerSites(ctx: PortContext, name: string, fn: Node): CallerSite[] | undefined {
+  const sites: CallerSite[] = [];
+  let foreign = false;
+  walk(ctx.program, (node, ancestors) => {
+    if (foreign || node.type !== 'Identifier' || node.name !== name) return;
+    const parent = ancestors[ancestors.length - 1];
+    if (parent === fn || (parent?.type === 'VariableDeclarator' && parent.id === node)) return; // the declaration itself
+    if ((parent?.type === 'MemberExpression' || parent?.type === 'OptionalMemberExpression') && parent.property === node && !parent.computed) return;
+    const site = callerSite(ctx, node, ancestors);
+    if (site) sites.push(site);
+    else foreign = true;
+  });
+  if (foreign) return undefined;
+  // one call per handler, and no other ask in it: two state machines cannot share one requestState
+  const byHandler = new Map<string, number>();
+  for (const s of sites) byHandler.set(s.scope.key, (byHandler.get(s.scope.key) ?? 0) + 1);
+  if ([...byHandler.values()].some((n) => n > 1)) return undefined;
+  for (const call of ctx.calls) {
+    const lookup = lookupHandler(call.ancestors, ctx.src);
+    if (lookup.type === 'handler' && byHandler.has(lookup.scope.key)) return undefined;
+  }
+  return sites;
+}
+
+function callerSite(ctx: PortContext, id: Node, ancestors: readonly Node[]): CallerSite | undefined {
+  const [call, awaited, declarator, declaration] = [1, 2, 3, 4].map((k) => ancestors[ancestors.length - k]);
+  if (call?.type !== 'CallExpression' || call.callee !== id) return undefined;
+  if (awaited?.type !== 'AwaitExpression' || declarator?.type !== 'VariableDeclarator' || declarator.init !== awaited) return undefined;
+  if (declarator.id.type !== 'Identifier' || declarator.id.typeAnnotation) return undefined;
+  if (declaration?.type !== 'VariableDeclaration' || (declaration.declarations as Node[]).length !== 1) return undefined;
+  const lookup = lookupHandler(ancestors.slice(0, -4), ctx.src);
+  if (lookup.type !== 'handler' || !lookup.scope.statements.includes(declaration)) return undefined;
+  // the handler's code before the call re-runs every round: it must not write anything
+  const index = lookup.scope.statements.indexOf(declaration);
+  // (conservative: any assignment counts, locals included)
+  if (lookup.scope.statements.slice(0, index).some((s) => hasSideEffect(s, new Set()))) return undefined;
+  return { statement: declaration, variable: declarator.id.name as string, scope: lookup.scope };
+}
