@@ -33,6 +33,7 @@ import { memberChain, walk, type Node } from './lib/ast.js';
 import { addMarker, statementOf, type PortContext } from './lib/context.js';
 import { lookupHandler, type HandlerScope } from './lib/handlers.js';
 import { hasSideEffect } from './lib/side-effects.js';
+import { runAsJscodeshift, type FileInfo } from './lib/jscodeshift-module.js';
 import { quoteString } from './lib/source-text.js';
 import { helperCallers, portHandler, widenReturnType, type HelperAsks } from './two-pass-handlers.js';
 
@@ -157,4 +158,11 @@ function callerSite(ctx: PortContext, id: Node, ancestors: readonly Node[]): Cal
   // (conservative: any assignment counts, locals included)
   if (lookup.scope.statements.slice(0, index).some((s) => hasSideEffect(s, new Set()))) return undefined;
   return { statement: declaration, variable: declarator.id.name as string, scope: lookup.scope };
+}
+
+export const parser = 'ts';
+
+/** jscodeshift module: helpers are ported by the same engine as handlers, so it runs too. */
+export default function transformer(file: FileInfo, _api: unknown, options: Record<string, unknown> = {}): string | undefined {
+  return runAsJscodeshift(file, options, { twoPass: true, capabilityBranches: false, retireRoots: false, urlElicitation: false, imports: true });
 }

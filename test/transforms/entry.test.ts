@@ -8,6 +8,8 @@ import twoPass from '../../transforms/two-pass-handlers.js';
 import retireRoots from '../../transforms/retire-roots.js';
 import urlElicitation from '../../transforms/url-elicitation.js';
 import imports from '../../transforms/imports.js';
+import helperAsks from '../../transforms/helper-asks.js';
+import capabilityBranches from '../../transforms/capability-branches.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = (name: string): string => readFileSync(join(root, 'fixtures/transforms', name), 'utf8');
@@ -88,7 +90,7 @@ describe('jscodeshift modules', () => {
 
   it('return undefined when nothing changes (jscodeshift then leaves the file alone)', () => {
     const unchanged = fixture('no-op/no-legacy-calls.input.ts');
-    for (const transform of [twoPass, retireRoots, urlElicitation, imports]) expect(transform(file(unchanged), {}, {})).toBeUndefined();
+    for (const transform of [twoPass, retireRoots, urlElicitation, imports, helperAsks, capabilityBranches]) expect(transform(file(unchanged), {}, {})).toBeUndefined();
   });
 
   it('each runs only its own concern', () => {
