@@ -389,9 +389,15 @@ function stateType(e: Emit): string {
   const { src } = e.ctx;
   const members = e.steps.map((step, k) => {
     const carried = carriedAsks(e.steps, k).map((a) => `${a.key}: ${carriedType(a, src.style)}`);
+    // a batch keeps the answers it already has while it asks again for the rest
+    if (isBatch(step)) carried.push(...step.asks.map((a) => `${a.key}?: ${carriedType(a, src.style)}`));
     return `{ step: ${quoteString(step.name, src.style)}${carried.map((c) => `; ${c}`).join('')} }`;
   });
   return members.join(' | ');
+}
+
+function isBatch(step: Step): boolean {
+  return !step.terminal && step.asks.length > 1;
 }
 
 function carriedAsks(steps: Step[], k: number): Ask[] {
@@ -432,9 +438,11 @@ function emitStep(e: Emit, k: number): string[] {
   for (const ask of step.asks) {
     const decl = ask.statement.type === 'VariableDeclaration' && !ask.declarator?.id.typeAnnotation && ask.declarator?.id.type === 'Identifier' ? (ask.statement.kind as string) : 'const';
     const fromState = (fresh: string): string => (laterCarrying ? `${laterCarrying} ? ${e.state}.${ask.key} : ${fresh}` : fresh);
+    // a batch asked again keeps the answers it already had (a decline is never asked twice)
+    const kept = isBatch(step) ? `${e.state}.${ask.key} ?? ` : '';
     const built = buildRequest(e, ask, requests);
     if (ask.request.kind === 'elicitation' && !ask.request.url) {
-      const read = `${thisRound} ? elicitationAnswer(${responses}, ${q(ask.key)}, ${built.schema}) : undefined`;
+      const read = `${thisRound} ? ${kept}elicitationAnswer(${responses}, ${q(ask.key)}, ${built.schema}) : undefined`;
       reads.push(`${decl} ${ask.varName} = ${fromState(read)}${semi}`);
     } else {
       const view = e.names.fresh(`${ask.key}View`);
@@ -443,9 +451,10 @@ function emitStep(e: Emit, k: number): string[] {
       if (ask.request.url) value = `${view}?.kind === ${q('elicit')} ? { action: ${view}.action } : undefined`;
       else if (ask.request.kind === 'sampling') value = `${view}?.kind === ${q('sampling')} ? ${view}.result${narrowSampling(ask) && e.ctx.typed ? ' as CreateMessageResult' : ''} : undefined`;
       else value = `${view}?.kind === ${q('roots')} ? { roots: ${view}.roots } : undefined`;
+      if (kept) value = `${thisRound} ? ${kept}(${value}) : undefined`;
       reads.push(`${decl} ${ask.varName} = ${fromState(value)}${semi}`);
     }
-    asked.push(`${ask.key}: ${built.builder}`);
+    asked.push(isBatch(step) ? `...(${ask.varName} === undefined ? { ${ask.key}: ${built.builder} } : {})` : `${ask.key}: ${built.builder}`);
   }
   const seal = sealText(e, k, step.asks);
   const missing = step.asks.map((a) => `${a.varName} === undefined`).join(' || ');
@@ -488,7 +497,8 @@ function emitThrowStep(e: Emit, k: number): string[] {
 function sealText(e: Emit, k: number, asks: Ask[]): string {
   const { src } = e.ctx;
   const parts = [`step: ${quoteString(e.steps[k].name, src.style)}`, e.bind === 'bind' ? 'bind' : `bind: ${e.bind}`];
-  for (const a of carriedAsks(e.steps, k)) parts.push(a.key === a.varName ? a.key : `${a.key}: ${a.varName}`);
+  const own = isBatch(e.steps[k]) ? e.steps[k].asks : [];
+  for (const a of [...carriedAsks(e.steps, k), ...own]) parts.push(a.key === a.varName ? a.key : `${a.key}: ${a.varName}`);
   for (const a of asks) {
     const id = a.request.url ? urlRequest(a.request, src).correlation : undefined;
     if (id) parts.push(`${a.key}ElicitationId: ${id}`);
