@@ -16,18 +16,16 @@ export function unwrap(node: ts.Expression): ts.Expression {
   }
 }
 
-/** The nearest ancestor that is not a wrapper `unwrap` would strip. */
+/**
+ * The outermost wrapper (parentheses, assertion, `!`, `satisfies`) around `node`, or `node` itself:
+ * the node its real parent holds.
+ */
 export function outerParent(node: ts.Node): ts.Node {
   let n = node;
   while (n.parent && (ts.isParenthesizedExpression(n.parent) || ts.isAsExpression(n.parent) || ts.isNonNullExpression(n.parent) || ts.isSatisfiesExpression(n.parent) || ts.isTypeAssertionExpression(n.parent))) {
     n = n.parent;
   }
   return n;
-}
-
-/** Climbs from `node` through wrappers; returns the outermost wrapper (the node its real parent sees). */
-export function outermost(node: ts.Node): ts.Node {
-  return outerParent(node);
 }
 
 /**
@@ -133,10 +131,6 @@ export function owningClass(fn: ts.FunctionLikeDeclaration): ts.ClassLikeDeclara
   return holder && ts.isClassLike(holder) ? holder : undefined;
 }
 
-export function isLoop(node: ts.Node): boolean {
-  return ts.isForStatement(node) || ts.isForOfStatement(node) || ts.isForInStatement(node) || ts.isWhileStatement(node) || ts.isDoStatement(node);
-}
-
 /** 1-based line and column of a node's start (after trivia). */
 export function position(sf: ts.SourceFile, node: ts.Node): { line: number; column: number } {
   const lc = sf.getLineAndCharacterOfPosition(node.getStart(sf));
@@ -146,18 +140,4 @@ export function position(sf: ts.SourceFile, node: ts.Node): { line: number; colu
 export function isExported(node: ts.Node): boolean {
   const mods = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
   return !!mods?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-}
-
-/** Is `inner` inside `outer` (or the same node)? */
-export function contains(outer: ts.Node, inner: ts.Node): boolean {
-  return inner.pos >= outer.pos && inner.end <= outer.end && (inner === outer || isAncestor(outer, inner));
-}
-
-function isAncestor(outer: ts.Node, inner: ts.Node): boolean {
-  let n: ts.Node | undefined = inner;
-  while (n) {
-    if (n === outer) return true;
-    n = n.parent;
-  }
-  return false;
 }

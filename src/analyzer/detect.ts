@@ -3,7 +3,7 @@
  * `matchLegacyCall` whether it is a legacy server→client request.
  */
 import ts from 'typescript';
-import { calleeName, enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
+import { enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
 import type { FileIndex } from './file-index.js';
 import { LEGACY_METHODS, matchLegacyCall, URL_ELICITATION_ERROR, type CallShape, type SiteForm, type SiteKind } from '../vocabulary.js';
 
@@ -122,4 +122,3 @@ export function findProperty(obj: ts.ObjectLiteralExpression, name: string): ts.
   return obj.properties.find((p) => !ts.isSpreadAssignment(p) && propertyNameText(p.name) === name);
 }
 
-export { calleeName };

@@ -4,7 +4,7 @@
  * variables, aliases of legacy methods, and the raw legacy sites.
  */
 import ts from 'typescript';
-import { functionName, isExported, isFunctionLike, memberChain, owningClass, propertyNameText, unwrap } from './ast.js';
+import { functionName, isExported, isFunctionLike, memberChain, propertyNameText, unwrap } from './ast.js';
 import { detectSite, type RawSite } from './detect.js';
 import { eraOfSpecifier } from './modules.js';
 import type { SdkEra } from './model.js';
@@ -243,5 +243,3 @@ function noteSdk(index: FileIndex, eras: Set<SdkEra>, spec: string): void {
   index.sides.add(sdk.side);
 }
 
-/** The class (if any) whose member `fn` is. Re-exported for the call graph. */
-export { owningClass };
