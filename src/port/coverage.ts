@@ -22,17 +22,21 @@ export function markUnhandledSites(path: string, before: string, after: string, 
   const oldLines = before.split(/\r?\n/);
   const newLines = after.split(/\r?\n/);
   const kept = keptLines(oldLines, newLines);
-  // the call's line was rewritten: ported (or moved by the port); the common case needs no parse
-  const map = mapLines(before, after);
-  // a marker right above the call's own line (a one-line statement) also needs no parse
-  const survivors = active.filter((site) => kept.has(site.line) && !hasMarkerAbove(newLines, map(site.line) - 1));
+  // the call's line was rewritten: ported (or moved by the port); a marker right above the call's own
+  // line (a one-line statement) is found without a parse
+  const survivors = active.filter((site) => {
+    const at = kept.get(site.line);
+    return at !== undefined && !hasMarkerAbove(newLines, at - 1);
+  });
   if (survivors.length === 0) return { text: after, added: 0 };
+  let map: ((line: number) => number) | undefined;
+  const mapLine = (line: number) => kept.get(line) ?? (map ??= mapLines(before, after))(line);
   const sf = ts.createSourceFile(path, before.startsWith('\uFEFF') ? before.slice(1) : before, ts.ScriptTarget.Latest, true, scriptKindOf(path));
 
   const requests: MarkerRequest[] = [];
   for (const site of survivors) {
     const statementLine = statementStartLine(sf, site.line, site.column) ?? site.line;
-    const target = map(statementLine);
+    const target = mapLine(statementLine);
     if (hasMarkerAbove(newLines, target - 1)) continue;
     if (requests.some((r) => r.line === target)) continue;
     requests.push({ line: target, reason: NOT_PORTED, message: REASONS[NOT_PORTED].advice });
@@ -40,14 +44,20 @@ export function markUnhandledSites(path: string, before: string, after: string, 
   return requests.length === 0 ? { text: after, added: 0 } : { text: insertMarkers(after, requests), added: requests.length };
 }
 
-/** 1-based original lines that appear unchanged in the output. */
-function keptLines(oldLines: readonly string[], newLines: readonly string[]): Set<number> {
-  const kept = new Set<number>();
+/** 1-based original lines that appear unchanged in the output, with their output line. */
+function keptLines(oldLines: readonly string[], newLines: readonly string[]): Map<number, number> {
+  const kept = new Map<number, number>();
   let at = 1;
+  let out = 1;
   for (const part of diffArrays(oldLines as string[], newLines as string[])) {
-    if (part.added) continue;
-    if (!part.removed) for (let k = 0; k < part.value.length; k++) kept.add(at + k);
-    at += part.value.length;
+    const n = part.value.length;
+    if (part.added) out += n;
+    else if (part.removed) at += n;
+    else {
+      for (let k = 0; k < n; k++) kept.set(at + k, out + k);
+      at += n;
+      out += n;
+    }
   }
   return kept;
 }
@@ -75,12 +85,19 @@ function statementStartLine(sf: ts.SourceFile, line: number, column: number): nu
   return node ? sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1 : undefined;
 }
 
-function innermost(node: ts.Node, pos: number): ts.Node {
-  for (;;) {
-    const child: ts.Node | undefined = node.getChildren().find((c) => c.pos <= pos && pos < c.end);
-    if (!child) return node;
-    node = child;
-  }
+/** The deepest node whose span holds `pos` (forEachChild: no token nodes are created). */
+function innermost(root: ts.Node, pos: number): ts.Node {
+  let found = root;
+  const visit = (n: ts.Node): boolean | undefined => {
+    if (n.pos <= pos && pos < n.end) {
+      found = n;
+      ts.forEachChild(n, visit);
+      return true;
+    }
+    return undefined;
+  };
+  ts.forEachChild(root, visit);
+  return found;
 }
 
 /** A statement in a statement list (a block, a module, a case clause): where a marker line may go. */
