@@ -123,6 +123,49 @@ describe('analyze: prefilter', () => {
   });
 });
 
+describe('analyze: helper chains across files', () => {
+  it('finds a handler four files away through repeated pass-2 rounds, and lists the via chain in call order', () => {
+    const depth = 4;
+    const files: Record<string, string> = {
+      'src/step0.ts': [
+        `import type { ServerContext } from '@modelcontextprotocol/server';`,
+        `export async function step0(ctx: ServerContext): Promise<string> {`,
+        `  const a = ${ELICIT};`,
+        `  return a.action;`,
+        `}`,
+      ].join('\n'),
+    };
+    for (let i = 1; i < depth; i++) {
+      files[`src/step${i}.ts`] = [
+        `import type { ServerContext } from '@modelcontextprotocol/server';`,
+        `import { step${i - 1} } from './step${i - 1}.js';`,
+        `export async function step${i}(ctx: ServerContext): Promise<string> {`,
+        `  const r = await step${i - 1}(ctx);`,
+        `  return r;`,
+        `}`,
+      ].join('\n');
+    }
+    files['src/server.ts'] = [
+      `import { McpServer } from '@modelcontextprotocol/server';`,
+      `import { step${depth - 1} } from './step${depth - 1}.js';`,
+      `const server = new McpServer({ name: 'chain', version: '1' });`,
+      `server.registerTool('deep', {}, async (ctx) => {`,
+      `  const r = await step${depth - 1}(ctx);`,
+      `  return { content: [{ type: 'text', text: r }] };`,
+      `});`,
+    ].join('\n');
+    files['src/noise.ts'] = `export function step9(): number { return 9; }\n`;
+    const { root, paths } = project(files);
+    const parsed: string[] = [];
+    const { report } = analyze({ cwd: root, files: paths, onParse: (f) => parsed.push(f) });
+    expect(parsed).toHaveLength(depth + 1);
+    expect(parsed).not.toContain(join(root, 'src/noise.ts'));
+    expect(report.sites).toHaveLength(1);
+    expect(report.sites[0]).toMatchObject({ portability: 'auto', handler: { kind: 'tool', name: 'deep', file: 'src/server.ts' } });
+    expect(report.sites[0].via.map((v) => v.function)).toEqual(['step3', 'step2', 'step1', 'step0']);
+  });
+});
+
 describe('analyze: bad input', () => {
   it('lists a file with a syntax error as skipped with its first error, reports no site from it, and keeps the rest', () => {
     const { root, paths } = project({
