@@ -280,6 +280,22 @@ describe('runPort on SDK v1 sources (real codemod, stand-in analyzer and transfo
     expect(result.summary.v1Migrated).toBe(1);
   });
 
+  it('a file the codemod throws on is left byte-identical and reported; the others are migrated', async () => {
+    write('package.json', '{ "name": "v1" }');
+    write('src/server.ts', V1);
+    // a module specifier that is not a string literal makes the codemod's import transform throw
+    const bad = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport x from 42;\n`;
+    write('src/bad.ts', bad);
+    const result = await port();
+    expect(read('src/bad.ts')).toBe(bad);
+    expect(result.files.find((f) => f.file === 'src/bad.ts')).toMatchObject({
+      status: 'failed',
+      error: 'v1 migration failed: Expected the module specifier to be a string literal.',
+    });
+    expect(read('src/server.ts')).toContain('registerTool(');
+    expect(portExitCode(result)).toBe(1);
+  });
+
   it('--skip-v1 leaves v1 files alone with one report line each', async () => {
     write('package.json', '{ "name": "v1" }');
     write('src/server.ts', V1);
