@@ -78,9 +78,12 @@ export class Project {
       return null;
     }
     this.indexes.set(abs, index);
+    this.parsedCount++;
     this.texts.delete(abs);
     return index;
   }
+
+  private parsedCount = 0;
 
   parsed(): FileIndex[] {
     return [...this.indexes.values()].filter((x): x is FileIndex => x !== null);
@@ -128,10 +131,9 @@ export class Project {
    * Built once per set of parsed files (reach runs after the prefilter passes).
    */
   importersOf(file: FileIndex): readonly Importer[] {
-    const parsedCount = this.parsed().length;
-    if (!this.importers || this.importersBuiltAt !== parsedCount) {
+    if (!this.importers || this.importersBuiltAt !== this.parsedCount) {
       this.importers = new Map();
-      this.importersBuiltAt = parsedCount;
+      this.importersBuiltAt = this.parsedCount;
       for (const from of this.parsed()) {
         for (const [local, b] of from.imports) {
           if (!isRelativeSpecifier(b.spec)) continue;
