@@ -132,29 +132,28 @@ function describeRegistered(fn: Node, reg: Registration, params: Node[], args: N
     const hasSchema = !!config && config.type === 'ObjectExpression' && !!objectProperty(config, schemaKey);
     if (config && config.type !== 'ObjectExpression') return undefined;
     ctxIndex = hasSchema ? 1 : 0;
-    if (hasSchema) {
-      if (params.length === 0) argsText = '{}';
-      else argsText = patternAsExpression(params[0], src);
-      if (argsText === undefined) return undefined;
-    } else {
-      argsText = '{}';
+    if (hasSchema && params.length === 0) {
+      // `async () =>` on a tool that takes arguments: they are bound too, so the handler gets both
+      const argsName = reg.kind === 'tool' ? 'toolArgs' : 'promptArgs';
+      const ctx = contextParam(fn, params, 0, src);
+      if (!ctx?.addCtx) return undefined;
+      const { start, end } = ctx.addCtx;
+      return {
+        ...registered(fn, reg, nameText, label, argsName),
+        addCtx: { start, end, render: (name) => `${argsName}, ${name}` },
+      };
     }
+    argsText = hasSchema ? patternAsExpression(params[0], src) : '{}';
+    if (argsText === undefined) return undefined;
   }
   const ctx = contextParam(fn, params, ctxIndex, src);
   if (!ctx) return undefined;
+  return { ...registered(fn, reg, nameText, label, argsText), ...ctx };
+}
+
+function registered(fn: Node, reg: Registration, nameText: string, label: string, argsText: string): HandlerScope {
   const body = fn.body as Node;
-  return {
-    key: `${fn.start}`,
-    fn,
-    kind: reg.kind,
-    lowLevel: false,
-    nameText,
-    label,
-    argsText,
-    ...ctx,
-    statements: body.body as Node[],
-    container: body,
-  };
+  return { key: `${fn.start}`, fn, kind: reg.kind, lowLevel: false, nameText, label, argsText, statements: body.body as Node[], container: body };
 }
 
 /**
