@@ -85,6 +85,18 @@ describe('framing with the real transforms', () => {
   }, 60_000);
 });
 
+describe('--roots', () => {
+  it('config (default) retires listRoots() to configuration; ask ports it to an inputRequired round', async () => {
+    dir = copyFixture('projects', 'notes-v2');
+    const byConfig = await runPort({ cwd: dir, paths: ['.'], dryRun: true });
+    const asked = await runPort({ cwd: dir, paths: ['.'], dryRun: true, roots: 'ask' });
+    const serverDiff = (r: typeof asked) => r.files.find((f) => f.file === 'src/server.ts')!.diff!;
+    expect(serverDiff(byConfig)).toContain('+      const { roots } = rootsFromConfig();');
+    expect(serverDiff(asked)).toContain('inputRequired.listRoots()');
+    expect(asked.options.roots).toBe('ask');
+  }, 60_000);
+});
+
 describe('--codec sdk', () => {
   it("writes the SDK-codec helper (byte-identical to the runtime's) and imports it", async () => {
     dir = copyFixture('projects', 'notes-v2');
