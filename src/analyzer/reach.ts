@@ -182,15 +182,18 @@ export class Reach {
 
   private endOf(verdict: EntryVerdict, fn: ts.FunctionLikeDeclaration, file: FileIndex, inner: ts.Node, w: Walk): RouteEnd {
     switch (verdict.type) {
-      case 'handler':
+      case 'handler': {
+        // `registerTool(def.name, def.config, def.handler)` over `{ name: 'refund', handler: async … }`
+        const sibling = verdict.nameDynamic ? siblingName(fn) : undefined;
         return {
           type: 'handler',
           kind: verdict.kind,
-          name: verdict.name ?? w.nameFromTable ?? (verdict.lowLevel ? narrowedName(inner, fn) : null),
-          nameDynamic: verdict.nameDynamic,
+          name: verdict.name ?? sibling ?? w.nameFromTable ?? (verdict.lowLevel ? narrowedName(inner, fn) : null),
+          nameDynamic: verdict.nameDynamic && sibling === undefined,
           fn,
           file,
         };
+      }
       case 'factory':
         return { type: 'unportable', reason: 'lifecycle-hook' };
       case 'client':
@@ -288,6 +291,14 @@ function entryForArgument(expr: ts.Node): Entry | undefined {
     outer = outerParent(p);
   }
   return undefined;
+}
+
+/** The string `name` property of the object literal that holds `fn` as a property value or method. */
+function siblingName(fn: ts.FunctionLikeDeclaration): string | undefined {
+  const holder = ts.isMethodDeclaration(fn) ? fn : outerParent(fn).parent;
+  if (!holder || !(ts.isMethodDeclaration(holder) || ts.isPropertyAssignment(holder)) || !ts.isObjectLiteralExpression(holder.parent)) return undefined;
+  const nameProp = holder.parent.properties.find((p) => ts.isPropertyAssignment(p) && propertyNameText(p.name) === 'name');
+  return nameProp && ts.isPropertyAssignment(nameProp) ? stringValue(nameProp.initializer) : undefined;
 }
 
 /** The named function that returns `fn` (a handler factory), if `fn` is what it returns. */
