@@ -7,6 +7,7 @@
  * (pass 2) → walk each site out to its entry points → one verdict per site → the JSON report.
  * Synchronous; no type checker; bare TypeScript ASTs with parent pointers.
  */
+import { resolve } from 'node:path';
 import ts from 'typescript';
 import { memberChain, owningClass, position } from './ast.js';
 import type { RawSite } from './detect.js';
@@ -49,7 +50,8 @@ export interface AnalyzeResult {
 }
 
 export function analyze(options: AnalyzeOptions): AnalyzeResult {
-  const files = [...new Set(options.files)];
+  // absolute paths are the contract; a relative one is taken against cwd rather than misreported
+  const files = [...new Set(options.files.map((f) => resolve(options.cwd, f)))];
   const project = new Project(options.cwd, files, options.onParse);
   const sources = files.filter(isSourcePath);
 
