@@ -139,7 +139,7 @@ function callerSites(ctx: PortContext, name: string, fn: Node): CallerSite[] | u
   for (const s of sites) byHandler.set(s.scope.key, (byHandler.get(s.scope.key) ?? 0) + 1);
   if ([...byHandler.values()].some((n) => n > 1)) return undefined;
   for (const call of ctx.calls) {
-    const lookup = lookupHandler(call.ancestors, ctx.src);
+    const lookup = lookupHandler(call.ancestors, ctx);
     if (lookup.type === 'handler' && byHandler.has(lookup.scope.key)) return undefined;
   }
   return sites;
@@ -151,7 +151,7 @@ function callerSite(ctx: PortContext, id: Node, ancestors: readonly Node[]): Cal
   if (awaited?.type !== 'AwaitExpression' || declarator?.type !== 'VariableDeclarator' || declarator.init !== awaited) return undefined;
   if (declarator.id.type !== 'Identifier' || declarator.id.typeAnnotation) return undefined;
   if (declaration?.type !== 'VariableDeclaration' || (declaration.declarations as Node[]).length !== 1) return undefined;
-  const lookup = lookupHandler(ancestors.slice(0, -4), ctx.src);
+  const lookup = lookupHandler(ancestors.slice(0, -4), ctx);
   if (lookup.type !== 'handler' || !lookup.scope.statements.includes(declaration)) return undefined;
   // the handler's code before the call re-runs every round: it must not write anything
   const index = lookup.scope.statements.indexOf(declaration);

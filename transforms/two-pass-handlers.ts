@@ -81,7 +81,7 @@ export function portHandlers(ctx: PortContext): HelperAsks[] {
   const helpers = new Map<Node, HelperAsks>();
   for (const call of ctx.calls) {
     if (ctx.consumed.has(call)) continue;
-    const lookup = lookupHandler(call.ancestors, ctx.src);
+    const lookup = lookupHandler(call.ancestors, ctx);
     if (lookup.type === 'helper' && wanted(ctx, call) && isPlainHelperSite(ctx, call, lookup.fnIndex)) {
       const group = helpers.get(lookup.fn) ?? { fn: lookup.fn, holder: call.ancestors[lookup.fnIndex - 1], calls: [] };
       group.calls.push({ call, fnIndex: lookup.fnIndex });
@@ -671,7 +671,7 @@ export function helperCallers(ctx: PortContext, fn: Node, parent: Node | undefin
   const found: Node[] = [];
   walk(ctx.program, (node, ancestors) => {
     if (node.type !== 'CallExpression' || memberChain(node.callee as Node).join('.') !== name) return;
-    if (lookupHandler(ancestors, ctx.src).type !== 'handler') return;
+    if (lookupHandler(ancestors, ctx).type !== 'handler') return;
     found.push(statementOf(node, ancestors));
   });
   return found;

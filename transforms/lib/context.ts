@@ -65,6 +65,8 @@ export interface PortContext {
   calls: LegacyCall[];
   /** The analyzer's verdict for a call, when the runner passed sites. */
   instructionOf(call: LegacyCall): SiteInstruction | undefined;
+  /** Module-level functions registered by name, to their registration (see lib/handlers.ts). */
+  references: ReadonlyMap<Node, Node>;
   /** Calls an earlier transform already rewrote. */
   consumed: Set<LegacyCall>;
   edits: Edit[];

@@ -11,7 +11,7 @@ import {
   SET_REQUEST_HANDLER,
   type HandlerKind,
 } from '../../src/vocabulary.js';
-import { isFunction, memberChain, objectProperty, stringValue, unwrap, type Node } from './ast.js';
+import { isFunction, memberChain, objectProperty, stringValue, unwrap, walk, type Node } from './ast.js';
 import type { SourceText } from './source-text.js';
 
 export interface HandlerScope {
@@ -45,8 +45,16 @@ export type HandlerLookup =
   | { type: 'unknown-shape' }
   | { type: 'none' };
 
+/** What handler lookup needs from the file: its text, and the handlers registered by name. */
+export interface HandlerIndex {
+  src: SourceText;
+  /** Module-level functions registered by name (`registerTool('x', cfg, handleX)`), to their registration. */
+  references: ReadonlyMap<Node, Node>;
+}
+
 /** Resolves the handler around a node from its ancestors (outermost first). */
-export function lookupHandler(ancestors: readonly Node[], src: SourceText): HandlerLookup {
+export function lookupHandler(ancestors: readonly Node[], index: HandlerIndex): HandlerLookup {
+  const { src } = index;
   let fnIndex = -1;
   for (let i = ancestors.length - 1; i >= 0; i--) {
     if (isFunction(ancestors[i])) {
@@ -56,13 +64,14 @@ export function lookupHandler(ancestors: readonly Node[], src: SourceText): Hand
   }
   if (fnIndex < 0) return { type: 'none' };
   const fn = ancestors[fnIndex];
-  const registration = registrationOf(fn, ancestors[fnIndex - 1]);
+  const byName = index.references.get(fn);
+  const registration = byName ? registrationOf(fn, byName, true) : registrationOf(fn, ancestors[fnIndex - 1]);
   if (registration) {
     const scope = describeHandler(fn, registration, ancestors.slice(fnIndex + 1), src);
     return scope ? { type: 'handler', scope, fnIndex } : { type: 'unknown-shape' };
   }
   for (let i = fnIndex - 1; i >= 0; i--) {
-    if (isFunction(ancestors[i]) && registrationOf(ancestors[i], ancestors[i - 1])) return { type: 'nested-callback' };
+    if (isFunction(ancestors[i]) && (index.references.has(ancestors[i]) || registrationOf(ancestors[i], ancestors[i - 1]))) return { type: 'nested-callback' };
   }
   return { type: 'helper', fn, fnIndex };
 }
@@ -73,11 +82,11 @@ interface Registration {
   lowLevel: boolean;
 }
 
-/** Is `fn` the callback (last argument) of a handler registration? */
-export function registrationOf(fn: Node, parent: Node | undefined): Registration | undefined {
+/** Is `fn` the callback (last argument) of a handler registration (or, `byName`, registered through its name)? */
+export function registrationOf(fn: Node, parent: Node | undefined, byName = false): Registration | undefined {
   if (!parent || parent.type !== 'CallExpression') return undefined;
   const args = parent.arguments as Node[];
-  if (args[args.length - 1] !== fn) return undefined;
+  if (!byName && args[args.length - 1] !== fn) return undefined;
   const method = memberChain(parent.callee as Node).at(-1) ?? '';
   if (memberChain(parent.callee as Node).length < 2) return undefined;
   const kind = REGISTRATION_METHODS[method];
@@ -281,4 +290,37 @@ function patternAsExpression(param: Node, src: SourceText): string | undefined {
     parts.push(value.name === keyText ? keyText : `${keyText}: ${value.name}`);
   }
   return parts.length === 0 ? '{}' : `{ ${parts.join(', ')} }`;
+}
+
+/**
+ * Module-level functions registered by name, each to its one registration call
+ * (`async function handleX(args, ctx) {…}` + `server.registerTool('x', cfg, handleX)`). A function
+ * registered twice is left out: one bind cannot name two tools.
+ */
+export function handlerReferences(program: Node): Map<Node, Node> {
+  const functions = new Map<string, Node>();
+  for (const statement of program.body as Node[]) {
+    const s = statement.type === 'ExportNamedDeclaration' && statement.declaration ? (statement.declaration as Node) : statement;
+    if (s.type === 'FunctionDeclaration' && s.id) functions.set(s.id.name as string, s);
+    if (s.type === 'VariableDeclaration') {
+      for (const d of s.declarations as Node[]) {
+        const init = d.init ? unwrap(d.init as Node) : undefined;
+        if (d.id.type === 'Identifier' && init && isFunction(init)) functions.set(d.id.name as string, init);
+      }
+    }
+  }
+  const found = new Map<Node, Node>();
+  const twice = new Set<Node>();
+  walk(program, (node) => {
+    if (node.type !== 'CallExpression') return;
+    const args = node.arguments as Node[];
+    const last = args[args.length - 1];
+    if (!last || last.type !== 'Identifier') return;
+    const fn = functions.get(last.name as string);
+    if (!fn || !registrationOf(fn, node, true)) return;
+    if (found.has(fn)) twice.add(fn);
+    found.set(fn, node);
+  });
+  for (const fn of twice) found.delete(fn);
+  return found;
 }

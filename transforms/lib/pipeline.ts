@@ -13,6 +13,7 @@ import { portHelperAsks } from '../helper-asks.js';
 import { parseProgram, parserFor, unwrap, type Node } from './ast.js';
 import type { EnabledTransforms, PortContext, PortOptions, PortSourceResult, SiteInstruction } from './context.js';
 import { findLegacyCalls, type LegacyCall } from './legacy-calls.js';
+import { handlerReferences } from './handlers.js';
 import { SourceText } from './source-text.js';
 
 export interface PortSourceInput {
@@ -43,6 +44,7 @@ export function portSourceWith(input: PortSourceInput, enabled: EnabledTransform
     enabled,
     calls,
     instructionOf: instructionLookup(input.sites),
+    references: handlerReferences(program),
     consumed: new Set(),
     edits: [],
     markers: [],
