@@ -38,6 +38,24 @@ const TARGETS: readonly { fixture: E2eFixture; otherArguments?: Call }[] = [
   { fixture: fixtureNamed('runbook-resource') },
   { fixture: fixtureNamed('key-rotation-lowlevel'), otherArguments: { kind: 'tool', name: 'rotate_key', arguments: { keyId: 'signing-2026' } } },
   { fixture: fixtureNamed('export-capability'), otherArguments: { kind: 'tool', name: 'export_report', arguments: { report: 'payroll' } } },
+  { fixture: fixtureNamed('shared-helper'), otherArguments: { kind: 'tool', name: 'purge_cache', arguments: { target: 'users' } } },
+];
+
+/**
+ * Pairs of tools on one server that ask the same question with the same arguments, so only the tool
+ * name tells their states apart: a state minted for `from` must not complete `to`.
+ */
+const SIBLING_TOOLS: readonly { fixture: E2eFixture; to: Call; why: string }[] = [
+  {
+    fixture: fixtureNamed('delete-file'),
+    to: { kind: 'tool', name: 'archive_file', arguments: { path: '/srv/data/old-report.csv' } },
+    why: 'same arguments, same question',
+  },
+  {
+    fixture: fixtureNamed('shared-helper'),
+    to: { kind: 'tool', name: 'drop_table', arguments: { target: 'sessions' } },
+    why: 'both ask through one shared helper',
+  },
 ];
 
 interface InputRequiredShape {
@@ -225,16 +243,16 @@ export function defineAttackSuite(codec: Codec): void {
       });
     }
 
-    it('a state replayed on another tool of the same server (same arguments, same question) is refused', async () => {
-      const fixture = fixtureNamed('delete-file');
-      const alternating = await manualClient(fixture.name, replicas.A, replicas.B);
-      const final = await genuineFinalRound(alternating, fixture, fixture.call);
-      const archive: Call = { kind: 'tool', name: 'archive_file', arguments: { path: '/srv/data/old-report.csv' } };
-      const onB = await manualClient(fixture.name, replicas.B);
-      await expectRefused(onB, archive, final);
-      // control: archive_file completes with its own state
-      await genuineFinalRound(onB, fixture, archive);
-    });
+    for (const { fixture, to, why } of SIBLING_TOOLS) {
+      it(`a state replayed on another tool of the same server (${fixture.name}: ${why}) is refused`, async () => {
+        const alternating = await manualClient(fixture.name, replicas.A, replicas.B);
+        const final = await genuineFinalRound(alternating, fixture, fixture.call);
+        const onB = await manualClient(fixture.name, replicas.B);
+        await expectRefused(onB, to, final);
+        // control: the other tool completes with its own state
+        await genuineFinalRound(onB, fixture, to);
+      });
+    }
 
     it('a state replayed on another server sharing the key is refused', async () => {
       const finals = new Map<string, Required<Retry>>();

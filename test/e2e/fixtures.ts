@@ -147,6 +147,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { format: 'docx' },
   },
   {
+    name: 'shared-helper',
+    call: { kind: 'tool', name: 'purge_cache', arguments: { target: 'sessions' } },
+    scenarios: {
+      accept: 'Purged cache sessions',
+      decline: 'Cache sessions kept',
+      cancel: 'Cache sessions kept',
+      'invalid-then-valid': 'Purged cache sessions',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
+  {
     name: 'workspace-roots',
     call: { kind: 'tool', name: 'search_workspace', arguments: { pattern: 'TODO' } },
     scenarios: { roots: 'Searched "TODO" under file:///srv/data, file:///srv/logs' },
