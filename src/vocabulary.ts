@@ -47,8 +47,9 @@ export const RESULT_SCHEMAS: Readonly<Record<string, SiteKind>> = {
  * - `server`:   a protocol `Server`: `<mcpServer>.server.<method>`, or a low-level `Server` instance
  *               (the adapter decides, e.g. a receiver whose last segment is `server`, or a variable
  *               initialised with `new Server(...)`)
+ * - `tasks`:    v1's experimental task streams, `<server>.experimental.tasks.<method>`
  */
-export type ReceiverRole = 'mcpReq' | 'extra' | 'server';
+export type ReceiverRole = 'mcpReq' | 'extra' | 'server' | 'tasks';
 
 export interface LegacyMethod {
   /** The property name called. */
@@ -75,7 +76,14 @@ export const LEGACY_METHODS: readonly LegacyMethod[] = [
   { name: 'send', form: 'send', kind: 'by-method', receivers: ['mcpReq'], bareAllowed: true },
   { name: 'sendRequest', form: 'sendRequest', kind: 'by-method', receivers: ['extra'], bareAllowed: true },
   { name: 'request', form: 'request', kind: 'by-method', receivers: ['server'], bareAllowed: false },
+  // v1 only, experimental (removed in v2): task-augmented streams; reported under the form they stream
+  { name: 'elicitInputStream', form: 'elicitInput', kind: 'elicitation', receivers: ['tasks'], bareAllowed: false },
+  { name: 'createMessageStream', form: 'createMessage', kind: 'sampling', receivers: ['tasks'], bareAllowed: false },
+  { name: 'requestStream', form: 'request', kind: 'by-method', receivers: ['tasks'], bareAllowed: false },
 ];
+
+/** Legacy methods that open an experimental task stream (never servable by MRTR). */
+export const TASK_STREAM_METHODS: readonly string[] = ['elicitInputStream', 'createMessageStream', 'requestStream'];
 
 /** `throw new UrlElicitationRequiredError(...)`: the 2025 URL-elicitation error (-32042). */
 export const URL_ELICITATION_ERROR = 'UrlElicitationRequiredError';
@@ -162,6 +170,8 @@ function receiverPlays(role: ReceiverRole, receiver: readonly string[], shape: C
     case 'extra':
       // `extra.sendRequest` has any receiver name, but never the v2 request object or a server.
       return last !== MCP_REQ_SEGMENT;
+    case 'tasks':
+      return last === 'tasks' && receiver[receiver.length - 2] === 'experimental';
   }
 }
 

@@ -5,7 +5,7 @@
 import ts from 'typescript';
 import { enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
 import type { FileIndex } from './file-index.js';
-import { LEGACY_METHODS, matchLegacyCall, URL_ELICITATION_ERROR, type CallShape, type SiteForm, type SiteKind } from '../vocabulary.js';
+import { LEGACY_METHODS, matchLegacyCall, TASK_STREAM_METHODS, URL_ELICITATION_ERROR, type CallShape, type SiteForm, type SiteKind } from '../vocabulary.js';
 
 export interface RawSite {
   /** The node whose start is the reported position: the call, or the `throw` statement. */
@@ -13,6 +13,8 @@ export interface RawSite {
   call: ts.CallExpression | ts.NewExpression;
   kind: SiteKind;
   form: SiteForm;
+  /** v1's experimental task stream (`experimental.tasks.elicitInputStream`, …): never servable by MRTR. */
+  stream: boolean;
 }
 
 const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
@@ -53,7 +55,7 @@ export function detectSite(call: ts.CallExpression | ts.NewExpression, index: Fi
   };
   const match = matchLegacyCall(shape);
   if (!match) return undefined;
-  return { node: call, call, kind: match.kind, form: match.form };
+  return { node: call, call, kind: match.kind, form: match.form, stream: TASK_STREAM_METHODS.includes(match.method.name) };
 }
 
 /** `throw new UrlElicitationRequiredError(...)`; a bare `new` (not thrown on the spot) is not a site. */
@@ -63,7 +65,7 @@ function detectUrlElicitationThrow(expr: ts.NewExpression): RawSite | undefined 
   const holder = outerParent(expr).parent;
   if (!holder || !ts.isThrowStatement(holder)) return undefined;
   if (isSdkInternal(expr)) return undefined;
-  return { node: holder, call: expr, kind: 'elicitation', form: 'url-elicitation-error' };
+  return { node: holder, call: expr, kind: 'elicitation', form: 'url-elicitation-error', stream: false };
 }
 
 /** A protocol Server held in a variable, field or parameter the file declares as such. */

@@ -125,8 +125,11 @@ function sitesOf(index: FileIndex, project: Project, reach: Reach): Found[] {
   const out: Found[] = [];
   for (const raw of index.sites) {
     const routes = reach.routes(raw, index);
-    const verdict = classifyRoutes(routes);
-    if (!verdict) continue;
+    const classified = classifyRoutes(routes);
+    if (!classified) continue;
+    // a task stream is a relay wherever it sits; the handler around it is still shown (and indexed,
+    // so `port` sees a site there it must not rewrite)
+    const verdict = raw.stream ? { ...classified, portability: 'unportable' as const, reasons: ['task-relay' as const] } : classified;
     const { line, column } = position(index.sf, raw.node);
     const shown = verdict.shown;
     const handler: HandlerRef | null =
