@@ -2,8 +2,17 @@
  * Finds legacy server→client requests on the Babel AST through the shared vocabulary
  * (`matchLegacyCall`), and decodes what each one asks for.
  */
-import { matchLegacyCall, URL_ELICITATION_ERROR, type CallShape, type SiteForm, type SiteKind } from '../../src/vocabulary.js';
-import { memberChain, objectProperty, stringValue, unwrap, walk, type Node } from './ast.js';
+import {
+  LEGACY_METHODS,
+  matchLegacyCall,
+  SET_REQUEST_HANDLER,
+  SPEC_METHODS,
+  URL_ELICITATION_ERROR,
+  type CallShape,
+  type SiteForm,
+  type SiteKind,
+} from '../../src/vocabulary.js';
+import { isFunction, memberChain, objectProperty, stringValue, unwrap, walk, type Node } from './ast.js';
 
 export interface LegacyCall {
   /** The CallExpression, or the ThrowStatement of a URL-elicitation error. */
@@ -15,12 +24,12 @@ export interface LegacyCall {
 
 /** Every legacy request in a program, in source order. */
 export function findLegacyCalls(program: Node): LegacyCall[] {
-  const serverVariables = lowLevelServerNames(program);
+  const facts = fileFacts(program);
   const found: LegacyCall[] = [];
   walk(program, (node, ancestors) => {
     if (node.type === 'CallExpression' || node.type === 'OptionalCallExpression') {
-      const match = matchLegacyCall(callShape(node, serverVariables));
-      if (match) found.push({ node, kind: match.kind, form: match.form, ancestors: [...ancestors] });
+      const match = matchLegacyCall(callShape(node, facts));
+      if (match && !notServerSide(ancestors)) found.push({ node, kind: match.kind, form: match.form, ancestors: [...ancestors] });
     } else if (node.type === 'ThrowStatement') {
       const arg = unwrap(node.argument as Node);
       if (arg.type === 'NewExpression' && memberChain(arg.callee as Node).at(-1) === URL_ELICITATION_ERROR) {
@@ -31,29 +40,94 @@ export function findLegacyCalls(program: Node): LegacyCall[] {
   return found;
 }
 
-export function callShape(call: Node, serverVariables: ReadonlySet<string> = new Set()): CallShape {
-  const callee = memberChain(call.callee as Node);
+/** What the call shapes need from the rest of the file. */
+interface FileFacts {
+  /** Variables and `this.<field>`s that hold a low-level protocol `Server`. */
+  servers: Set<string>;
+  /** Local object literals by name (`const request = { method: 'roots/list' }`). */
+  objects: Map<string, Node>;
+  /** Names bound to a legacy method taken off its receiver, to that method (`const { send } = ctx.mcpReq`, `const ask = ctx.mcpReq.elicitInput`). */
+  detached: Map<string, string>;
+}
+
+export function callShape(call: Node, facts: FileFacts = { servers: new Set(), objects: new Map(), detached: new Map() }): CallShape {
+  const written = memberChain(call.callee as Node);
+  const detachedFrom = written.length === 1 ? facts.detached.get(written[0]) : undefined;
+  // a detached method is matched by the method it was taken from
+  const callee = detachedFrom ? [detachedFrom] : written;
   const args = call.arguments as Node[];
-  const first = args[0] ? unwrap(args[0]) : undefined;
+  let first = args[0] ? unwrap(args[0]) : undefined;
+  if (first?.type === 'Identifier') first = facts.objects.get(first.name as string) ?? first;
   const second = args[1] ? unwrap(args[1]) : undefined;
   const receiver = callee.slice(0, -1);
+  const receiverName = receiver[0] === 'this' ? `this.${receiver[1] ?? ''}` : receiver[0];
   return {
     callee,
     methodLiteral: first ? stringValue(objectProperty(first, 'method')?.value as Node | undefined) : undefined,
     resultSchemaName: second?.type === 'Identifier' ? (second.name as string) : undefined,
-    receiverIsServer: receiver.length === 1 && serverVariables.has(receiver[0]),
+    receiverIsServer: (receiver.length === 1 || (receiver.length === 2 && receiver[0] === 'this')) && facts.servers.has(receiverName),
+    bareFromLegacyReceiver: detachedFrom !== undefined,
   };
 }
 
-/** Variables initialised with `new Server(...)` (low-level protocol servers). */
-function lowLevelServerNames(program: Node): Set<string> {
-  const names = new Set<string>();
+const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
+
+function fileFacts(program: Node): FileFacts {
+  const facts: FileFacts = { servers: new Set(), objects: new Map(), detached: new Map() };
+  const isServerType = (t: Node | undefined): boolean =>
+    !!t && t.type === 'TSTypeAnnotation' && (t.typeAnnotation as Node).type === 'TSTypeReference' && memberChain((t.typeAnnotation as Node).typeName as Node).at(-1) === 'Server';
+  const isNewServer = (n: Node | undefined | null): boolean => !!n && unwrap(n).type === 'NewExpression' && memberChain(unwrap(n).callee as Node).at(-1) === 'Server';
   walk(program, (node) => {
-    if (node.type !== 'VariableDeclarator' || node.id.type !== 'Identifier' || !node.init) return;
-    const init = unwrap(node.init as Node);
-    if (init.type === 'NewExpression' && memberChain(init.callee as Node).at(-1) === 'Server') names.add(node.id.name as string);
+    if (node.type === 'VariableDeclarator') {
+      const id = node.id as Node;
+      const init = node.init ? unwrap(node.init as Node) : undefined;
+      if (id.type === 'Identifier') {
+        if (isNewServer(init) || isServerType(id.typeAnnotation as Node | undefined)) facts.servers.add(id.name as string);
+        if (init?.type === 'ObjectExpression') facts.objects.set(id.name as string, init);
+        // `const ask = ctx.mcpReq.elicitInput`
+        if (init && (init.type === 'MemberExpression' || init.type === 'OptionalMemberExpression')) {
+          const chain = memberChain(init);
+          if (chain.length >= 2 && LEGACY_NAMES.has(chain.at(-1)!) && (chain.at(-2) === 'mcpReq' || chain.at(-1) === 'sendRequest')) facts.detached.set(id.name as string, chain.at(-1)!);
+        }
+      } else if (id.type === 'ObjectPattern' && init) {
+        // `const { send } = ctx.mcpReq`, `const { sendRequest } = extra`
+        const chain = memberChain(init);
+        for (const p of id.properties as Node[]) {
+          if (p.type !== 'ObjectProperty' || (p.key as Node).type !== 'Identifier' || (p.value as Node).type !== 'Identifier') continue;
+          const key = p.key.name as string;
+          if (LEGACY_NAMES.has(key) && (chain.at(-1) === 'mcpReq' || key === 'sendRequest')) facts.detached.set(p.value.name as string, key);
+        }
+      }
+    } else if ((node.type === 'ClassProperty' || node.type === 'ClassPrivateProperty') && (node.key as Node).type === 'Identifier') {
+      if (isNewServer(node.value as Node | null) || isServerType(node.typeAnnotation as Node | undefined)) facts.servers.add(`this.${node.key.name as string}`);
+    } else if (node.type === 'TSParameterProperty') {
+      const param = node.parameter as Node;
+      if (param.type === 'Identifier' && isServerType(param.typeAnnotation as Node | undefined)) facts.servers.add(`this.${param.name as string}`);
+    }
   });
-  return names;
+  return facts;
+}
+
+const CLIENT_REQUEST_SCHEMAS = new Set(['ElicitRequestSchema', 'CreateMessageRequestSchema', 'ListRootsRequestSchema']);
+
+/**
+ * Calls that look legacy but are not a server asking its client: code answering server requests on
+ * the client side (`client.setRequestHandler('sampling/createMessage', …)`), and the implementation of
+ * the legacy methods themselves (a class method named `elicitInput` sending the raw request).
+ */
+function notServerSide(ancestors: readonly Node[]): boolean {
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const a = ancestors[i];
+    if ((a.type === 'ClassMethod' || a.type === 'ObjectMethod') && (a.key as Node).type === 'Identifier' && LEGACY_NAMES.has(a.key.name as string)) return true;
+    const parent = ancestors[i - 1];
+    if (isFunction(a) && parent?.type === 'CallExpression' && memberChain(parent.callee as Node).at(-1) === SET_REQUEST_HANDLER) {
+      const first = parent.arguments[0] ? unwrap(parent.arguments[0] as Node) : undefined;
+      const method = first ? stringValue(first) : undefined;
+      if (method !== undefined && SPEC_METHODS[method] !== undefined) return true;
+      if (first?.type === 'Identifier' && CLIENT_REQUEST_SCHEMAS.has(first.name as string)) return true;
+    }
+  }
+  return false;
 }
 
 /** What one legacy request asks for, decoded from its arguments. */

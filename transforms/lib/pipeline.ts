@@ -35,7 +35,9 @@ export function portSourceWith(input: PortSourceInput, enabled: EnabledTransform
   } catch (error) {
     throw new Error(`${input.path}: cannot parse (${(error as Error).message}); file left unchanged`);
   }
-  const calls = findLegacyCalls(program);
+  const instructionOf = instructionLookup(input.sites);
+  // with the analyzer's sites, only what it reported is a site (it knows client-side code, SDK internals, …)
+  const calls = findLegacyCalls(program).filter((call) => !input.sites || instructionOf(call) !== undefined);
   const ctx: PortContext = {
     src,
     typed: /\.[mc]?tsx?$/.test(input.path),
@@ -43,7 +45,7 @@ export function portSourceWith(input: PortSourceInput, enabled: EnabledTransform
     options: input.options,
     enabled,
     calls,
-    instructionOf: instructionLookup(input.sites),
+    instructionOf,
     references: handlerReferences(program),
     consumed: new Set(),
     edits: [],
