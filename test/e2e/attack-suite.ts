@@ -211,6 +211,20 @@ export function defineAttackSuite(codec: Codec): void {
           });
         }
 
+        it('a final round with one answer missing, or answered with the wrong kind, is asked again', async () => {
+          const alternating = await manualClient(fixture.name, replicas.A, replicas.B);
+          const final = await genuineFinalRound(alternating, fixture, fixture.call);
+          const onB = await manualClient(fixture.name, replicas.B);
+          for (const key of Object.keys(final.inputResponses)) {
+            const { [key]: answer, ...others } = final.inputResponses;
+            expect((await expectRefused(onB, fixture.call, { ...final, inputResponses: others })).kind).toBe('input_required');
+            // an elicitation answered with a model reply, a model reply answered with an elicitation result
+            const foreign = (answer as { action?: unknown }).action === undefined ? { action: 'accept', content: {} } : SAMPLED_REPLY;
+            const swapped = { ...others, [key]: foreign };
+            expect((await expectRefused(onB, fixture.call, { ...final, inputResponses: swapped })).kind).toBe('input_required');
+          }
+        });
+
         it('an accept answer sent with no state is refused', async () => {
           const alternating = await manualClient(fixture.name, replicas.A, replicas.B);
           const final = await genuineFinalRound(alternating, fixture, fixture.call);
