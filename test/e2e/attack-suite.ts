@@ -136,24 +136,32 @@ export function defineAttackSuite(codec: Codec): void {
   }
 
   /**
-   * Runs a call to completion with valid answers and returns its final round (the one whose code after
-   * the ask ran). Checks that exactly one side effect happened: the control for every attack.
+   * Runs a call to completion with valid answers and returns every retry it took, the last being the
+   * final round (the one whose code after the ask ran). Checks that exactly one side effect happened:
+   * the control for every attack.
    */
-  async function genuineFinalRound(client: Client, fixture: E2eFixture, call: Call): Promise<Required<Retry>> {
+  async function genuineFlow(client: Client, fixture: E2eFixture, call: Call): Promise<Required<Retry>[]> {
     const before = readEffects(set.effectsFile).length;
+    const retries: Required<Retry>[] = [];
     let retry: Retry = {};
     for (let rounds = 0; rounds < 6; rounds++) {
       const outcome = await round(client, call, retry);
       if (outcome.kind === 'complete') {
         expect(readEffects(set.effectsFile).length - before).toBe(1);
-        if (retry.requestState === undefined || retry.inputResponses === undefined) throw new Error(`${fixture.name} completed without asking`);
-        return { requestState: retry.requestState, inputResponses: retry.inputResponses };
+        if (retries.length === 0) throw new Error(`${fixture.name} completed without asking`);
+        return retries;
       }
       if (outcome.kind === 'error') throw new Error(`${fixture.name}: ${outcome.message}`);
-      expect(typeof outcome.result.requestState).toBe('string');
+      if (typeof outcome.result.requestState !== 'string') throw new Error(`${fixture.name} asked without a requestState`);
       retry = { requestState: outcome.result.requestState, inputResponses: answersFor(fixture, outcome.result) };
+      retries.push(retry as Required<Retry>);
     }
     throw new Error(`${fixture.name} still asked after 6 rounds`);
+  }
+
+  async function genuineFinalRound(client: Client, fixture: E2eFixture, call: Call): Promise<Required<Retry>> {
+    const retries = await genuineFlow(client, fixture, call);
+    return retries[retries.length - 1];
   }
 
   /** Sends one forged round; the server must not run the code after the ask. */
@@ -256,6 +264,18 @@ export function defineAttackSuite(codec: Codec): void {
         });
       });
     }
+
+    it('a state from an earlier step, sent with every answer at once, cannot skip the later steps (refund)', async () => {
+      const fixture = fixtureNamed('refund');
+      const alternating = await manualClient(fixture.name, replicas.A, replicas.B);
+      const retries = await genuineFlow(alternating, fixture, fixture.call);
+      expect(retries.length).toBeGreaterThanOrEqual(2); // dependent asks: one round per step
+      const everyAnswer = Object.assign({}, ...retries.map((r) => r.inputResponses)) as Record<string, unknown>;
+      const onB = await manualClient(fixture.name, replicas.B);
+      for (const earlier of retries.slice(0, -1)) {
+        await expectRefused(onB, fixture.call, { requestState: earlier.requestState, inputResponses: everyAnswer });
+      }
+    });
 
     for (const { fixture, to, why } of SIBLING_TOOLS) {
       it(`a state replayed on another tool of the same server (${fixture.name}: ${why}) is refused`, async () => {
