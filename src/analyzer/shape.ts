@@ -33,6 +33,8 @@ export function shapeReasons(node: ts.Node, fn: ts.FunctionLikeDeclaration, isHe
       } else if (holder && ts.isReturnStatement(holder)) {
         reasons.push('result-escapes');
         statement = holder;
+      } else if (holder === fn && ts.isArrowFunction(fn) && fn.body === awaited) {
+        reasons.push('result-escapes');
       } else {
         reasons.push(inCombinator(awaited, fn) ? 'raced' : 'in-expression');
       }
