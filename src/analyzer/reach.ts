@@ -114,6 +114,12 @@ export class Reach {
       else this.walkOutOf(callbacks.call, file, { ...w, seen, reasons: [...w.reasons, 'nested-callback'] }, out);
       return;
     }
+    const mapped = this.mapReferences(fn, file);
+    if (mapped.length > 0) {
+      // an anonymous handler stored in a Map under a tool name
+      for (const mref of mapped) this.fromReference(mref, fn, file, mref.tableKey ?? 'handler', { ...w, seen }, out);
+      return;
+    }
     const maker = makerOf(fn);
     if (maker) {
       // `registerTool(n, cfg, makeHandler(deps))` where makeHandler returns this function
@@ -177,7 +183,31 @@ export class Reach {
       if (key && ts.isObjectLiteralExpression(p.parent)) {
         for (const tref of this.tableReferences(p.parent, ref.file, key)) this.fromReference(tref, fn, fnFile, name, w, out);
       }
+      return;
     }
+    // a function stored in a Map: `new Map([['refund', refundHandler]])`
+    for (const mref of this.mapReferences(r, ref.file)) this.fromReference(mref, fn, fnFile, name, w, out);
+  }
+
+  /** `M.get(key)` uses of a `const M = new Map([[key, value], …])` holding `value` under a literal key. */
+  private mapReferences(value: ts.Node, file: FileIndex): Ref[] {
+    const entry = outerParent(value).parent;
+    if (!entry || !ts.isArrayLiteralExpression(entry) || entry.elements.length !== 2 || outerParent(entry.elements[1]) !== outerParent(value)) return [];
+    const key = stringValue(entry.elements[0]);
+    const list = entry.parent;
+    const created = list && ts.isArrayLiteralExpression(list) ? outerParent(list).parent : undefined;
+    if (key === undefined || !created || !ts.isNewExpression(created) || memberChain(created.expression).at(-1) !== 'Map') return [];
+    const decl = outerParent(created).parent;
+    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return [];
+    const refs: Ref[] = [];
+    for (const id of file.identRefs.get(decl.name.text) ?? []) {
+      const get = outerParent(id).parent;
+      const call = get?.parent;
+      if (!get || !ts.isPropertyAccessExpression(get) || get.name.text !== 'get' || !call || !ts.isCallExpression(call) || call.expression !== get) continue;
+      const lit = stringValue(call.arguments[0]);
+      if (lit === undefined || lit === key) refs.push({ file, node: call, tableKey: key });
+    }
+    return refs;
   }
 
   private endOf(verdict: EntryVerdict, fn: ts.FunctionLikeDeclaration, file: FileIndex, inner: ts.Node, w: Walk): RouteEnd {
