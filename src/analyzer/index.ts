@@ -30,6 +30,8 @@ export interface AnalyzeOptions {
   files: readonly string[];
   /** Called once per file the analyzer parses (tests use it to prove the prefilter). */
   onParse?: (file: string) => void;
+  /** Texts already in memory, by absolute path (`port` reads every file once); others are read from disk. */
+  texts?: ReadonlyMap<string, string>;
 }
 
 export interface HandlerEntry {
@@ -52,7 +54,7 @@ export interface AnalyzeResult {
 export function analyze(options: AnalyzeOptions): AnalyzeResult {
   // absolute paths are the contract; a relative one is taken against cwd rather than misreported
   const files = [...new Set(options.files.map((f) => resolve(options.cwd, f)))];
-  const project = new Project(options.cwd, files, options.onParse);
+  const project = new Project(options.cwd, files, options.onParse, options.texts);
   const sources = files.filter(isSourcePath);
 
   // pass 1: files that name the legacy vocabulary

@@ -23,6 +23,7 @@ export class Project {
     readonly cwd: string,
     files: readonly string[],
     private readonly onParse?: (file: string) => void,
+    private readonly preloaded?: ReadonlyMap<string, string>,
   ) {
     this.fileSet = new Set(files);
   }
@@ -33,7 +34,7 @@ export class Project {
 
   /** The file's text (read once); undefined when unreadable (then listed as skipped). */
   text(abs: string): string | undefined {
-    const cached = this.texts.get(abs);
+    const cached = this.texts.get(abs) ?? this.preloaded?.get(abs);
     if (cached !== undefined) return cached;
     if (this.indexes.get(abs) === null) return undefined;
     const read = readSource(abs);
