@@ -75,13 +75,15 @@ export class Reach {
       out.push(this.route({ type: 'unportable', reason: 'lifecycle-hook' }, { ...w, guarded }));
       return;
     }
-    const verdict = verdictOf(fn)?.verdict;
+    const entry = verdictOf(fn);
+    const verdict = entry?.verdict;
     // A handler that only passes a helper's result on (`return refund(args, ctx)`, `handlers[name](…)`)
     // makes that helper the handler: it can return inputRequired(…) itself.
-    if (isHelperCall && verdict?.type === 'handler' && returnsDirectly(node, fn)) {
+    if (entry && isHelperCall && verdict?.type === 'handler' && returnsDirectly(node, fn)) {
       const handlerFn = w.via[w.via.length - 1];
       const name = verdict.name ?? w.nameFromTable ?? narrowedName(node, fn);
-      out.push(this.route({ type: 'handler', kind: verdict.kind, name, nameDynamic: verdict.nameDynamic, fn: handlerFn.fn, file: handlerFn.file }, { ...w, via: w.via.slice(0, -1), guarded }));
+      const end: RouteEnd = { type: 'handler', kind: verdict.kind, name, nameDynamic: verdict.nameDynamic, fn: handlerFn.fn, file: handlerFn.file };
+      out.push(this.route(end, this.wrappedIf(entry, { ...w, via: w.via.slice(0, -1), guarded })));
       return;
     }
     const reasons = [...w.reasons, ...shapeReasons(node, fn, isHelperCall)];
