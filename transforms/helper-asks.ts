@@ -29,7 +29,7 @@
  * file is `const x = await helper(…)` directly in a handler body; that handler asks nothing else, calls
  * it once, and writes nothing before the call (its code before the call re-runs every round).
  */
-import { memberChain, walk, type Node } from './lib/ast.js';
+import { memberChain, objectProperty, stringValue, walk, type Node } from './lib/ast.js';
 import { addMarker, statementOf, type PortContext } from './lib/context.js';
 import { lookupHandler, type HandlerScope } from './lib/handlers.js';
 import { hasSideEffect } from './lib/side-effects.js';
@@ -46,7 +46,7 @@ interface CallerSite {
 
 export function portHelperAsks(ctx: PortContext, helpers: readonly HelperAsks[]): void {
   for (const helper of helpers) {
-    if (!portHelper(ctx, helper)) {
+    if (!portHelper(ctx, helper) && !portVouchedHandler(ctx, helper)) {
       const callers = helperCallers(ctx, helper.fn, helper.holder);
       if (callers.length === 0) for (const { call } of helper.calls) addMarker(ctx, statementOf(call.node, call.ancestors), 'in-helper');
       for (const c of callers) addMarker(ctx, c, 'in-helper');
@@ -91,6 +91,126 @@ function portHelper(ctx: PortContext, helper: HelperAsks): boolean {
     widenReturnType(ctx, caller.scope);
   }
   return true;
+}
+
+/**
+ * A function the analyzer traced to a handler (every site in it `auto`) although it is not an inline
+ * registration callback: a handler table entry (`approve: async (args, ctx) => …`), a tool module's
+ * `handler`, a factory's returned callback. Ported as a handler: ctx is its last parameter, the
+ * arguments its first (when it has two or more); the bind is named by the tool object's `name`, the
+ * property key or the function's name.
+ */
+function portVouchedHandler(ctx: PortContext, helper: HelperAsks): boolean {
+  if (!helper.calls.every(({ call }) => ctx.instructionOf(call)?.portability === 'auto')) return false;
+  const { fn } = helper;
+  if ((fn.body as Node).type !== 'BlockStatement' || fn.async !== true) return false;
+  const params = fn.params as Node[];
+  const last = params[params.length - 1];
+  if (!last || last.type !== 'Identifier') return false;
+  const name = vouchedName(helper);
+  if (!name || !handsResultThrough(ctx, helper)) return false;
+  const argsText = params.length >= 2 ? patternText(params[0]) : '{}';
+  if (argsText === undefined) return false;
+  const scope: HandlerScope = {
+    key: `vouched:${fn.start}`,
+    fn,
+    kind: 'tool',
+    lowLevel: false,
+    nameText: quoteString(name, ctx.src.style),
+    label: name,
+    argsText,
+    ctxName: last.name as string,
+    statements: (fn.body as Node).body as Node[],
+    container: fn.body as Node,
+  };
+  return portHandler(ctx, scope, helper.calls);
+}
+
+/**
+ * Is whatever the function returns handed to the client unchanged? Only then may it return an
+ * input-required result: a tool module's `handler` (`{ name, handler }`), or a function (or table of
+ * functions) whose every use in the file is `return fn(…)` / `return table[key](…)`. A helper whose
+ * value a caller uses (here or in another file) is not.
+ */
+function handsResultThrough(ctx: PortContext, helper: HelperAsks): boolean {
+  const { fn, holder, owner } = helper;
+  if (holder?.type === 'ObjectProperty' && propertyName(holder) === 'handler' && owner?.type === 'ObjectExpression') {
+    return stringValue(objectProperty(owner, 'name')?.value as Node | undefined) !== undefined;
+  }
+  let name: string | undefined;
+  if (holder?.type === 'ObjectProperty') {
+    // a table entry: the table's variable must only be dispatched through
+    const declarator = ctx.program && findDeclaratorOf(ctx.program, owner);
+    name = declarator?.id.type === 'Identifier' ? (declarator.id.name as string) : undefined;
+  } else {
+    name = helperName(fn, holder);
+  }
+  if (!name || exported(ctx.program, name)) return false;
+  let uses = 0;
+  let other = false;
+  walk(ctx.program, (node, ancestors) => {
+    if (other || node.type !== 'Identifier' || node.name !== name) return;
+    const parent = ancestors[ancestors.length - 1];
+    if (parent === fn || (parent?.type === 'VariableDeclarator' && parent.id === node)) return;
+    let k = ancestors.length - 1;
+    // `name(…)`, `table[key](…)`, `table.key(…)`
+    if (ancestors[k]?.type === 'MemberExpression' && ancestors[k].object === node) k--;
+    const call = ancestors[k];
+    if (call?.type !== 'CallExpression' || (call.callee !== node && call.callee !== ancestors[k + 1])) {
+      other = true;
+      return;
+    }
+    let up = k - 1;
+    if (ancestors[up]?.type === 'AwaitExpression') up--;
+    if (ancestors[up]?.type !== 'ReturnStatement') other = true;
+    else uses++;
+  });
+  return !other && uses > 0;
+}
+
+function findDeclaratorOf(program: Node, init: Node | undefined): Node | undefined {
+  let found: Node | undefined;
+  walk(program, (n) => {
+    if (!found && n.type === 'VariableDeclarator' && n.init === init) found = n;
+  });
+  return found;
+}
+
+function exported(program: Node, name: string): boolean {
+  let found = false;
+  walk(program, (n) => {
+    if (n.type === 'ExportSpecifier' && (n.local as Node).type === 'Identifier' && n.local.name === name) found = true;
+    if (n.type === 'ExportNamedDeclaration' && n.declaration) {
+      const d = n.declaration as Node;
+      if ((d.type === 'FunctionDeclaration' && d.id?.name === name) || (d.type === 'VariableDeclaration' && (d.declarations as Node[]).some((x) => x.id.type === 'Identifier' && x.id.name === name))) found = true;
+    }
+  });
+  return found;
+}
+
+function vouchedName(helper: HelperAsks): string | undefined {
+  const { fn, holder, owner } = helper;
+  // `{ name: 'refund', config, handler: async (ctx) => … }`: the tool object's name
+  const named = owner?.type === 'ObjectExpression' ? stringValue(objectProperty(owner, 'name')?.value as Node | undefined) : undefined;
+  return named ?? propertyName(holder) ?? helperName(fn, holder);
+}
+
+function propertyName(holder: Node | undefined): string | undefined {
+  if (holder?.type !== 'ObjectProperty' || holder.computed) return undefined;
+  const key = holder.key as Node;
+  return key.type === 'Identifier' ? (key.name as string) : key.type === 'StringLiteral' ? (key.value as string) : undefined;
+}
+
+/** A plain parameter as a bind argument: `args` → `args`; `{ a, b }` → `{ a, b }`; anything else refused. */
+function patternText(param: Node): string | undefined {
+  if (param.type === 'Identifier') return param.name as string;
+  if (param.type !== 'ObjectPattern') return undefined;
+  const names: string[] = [];
+  for (const p of param.properties as Node[]) {
+    if (p.type !== 'ObjectProperty' || !p.shorthand || (p.value as Node).type !== 'Identifier') return undefined;
+    names.push(p.value.name as string);
+  }
+  return `{ ${names.join(', ')} }`;
 }
 
 function helperName(fn: Node, holder: Node | undefined): string | undefined {

@@ -70,8 +70,10 @@ interface Step {
 /** Asks found in a function that is not a handler (a helper), grouped by that function. */
 export interface HelperAsks {
   fn: Node;
-  /** The node holding the function (its declarator, or the Program / export for a declaration). */
+  /** The node holding the function (its declarator or object property, or the Program / export for a declaration). */
   holder: Node | undefined;
+  /** The node holding the holder (e.g. the object literal of a property). */
+  owner: Node | undefined;
   calls: { call: LegacyCall; fnIndex: number }[];
 }
 
@@ -83,7 +85,7 @@ export function portHandlers(ctx: PortContext): HelperAsks[] {
     if (ctx.consumed.has(call)) continue;
     const lookup = lookupHandler(call.ancestors, ctx);
     if (lookup.type === 'helper' && wanted(ctx, call) && isPlainHelperSite(ctx, call, lookup.fnIndex)) {
-      const group = helpers.get(lookup.fn) ?? { fn: lookup.fn, holder: call.ancestors[lookup.fnIndex - 1], calls: [] };
+      const group = helpers.get(lookup.fn) ?? { fn: lookup.fn, holder: call.ancestors[lookup.fnIndex - 1], owner: call.ancestors[lookup.fnIndex - 2], calls: [] };
       group.calls.push({ call, fnIndex: lookup.fnIndex });
       helpers.set(lookup.fn, group);
       continue;
