@@ -123,6 +123,33 @@ describe('analyze: prefilter', () => {
   });
 });
 
+describe('analyze: handler index', () => {
+  it('lists each dispatched tool of a low-level handler as its own handler entry with its own range', async () => {
+    const repo = resolve(import.meta.dirname, '../..');
+    const file = resolve(repo, 'fixtures/sites/low-level-dispatch.ts');
+    const { report, handlers } = analyze({ cwd: repo, files: [file] });
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(file, 'utf8');
+    expect(handlers.map((h) => [h.kind, h.name, h.siteIndexes])).toEqual([
+      ['tool', 'approve', [0]],
+      ['tool', 'summarize', [1]],
+      ['tool', 'archive', [2]],
+      ['prompt', null, [3]],
+      ['resource', null, [4]],
+    ]);
+    // every site lies inside the range of each handler that lists it
+    for (const h of handlers) {
+      for (const i of h.siteIndexes) {
+        const site = report.sites[i];
+        const offset = text.split('\n').slice(0, site.line - 1).join('\n').length + site.column;
+        expect(offset).toBeGreaterThan(h.start);
+        expect(offset).toBeLessThan(h.end);
+      }
+    }
+    expect(text.slice(handlers[2].start, handlers[2].end)).toMatch(/^async function archive\(/);
+  });
+});
+
 describe('analyze: helper chains across files', () => {
   it('finds a handler four files away through repeated pass-2 rounds, and lists the via chain in call order', () => {
     const depth = 4;
