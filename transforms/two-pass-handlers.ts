@@ -31,7 +31,7 @@
  * the analyzer did not call `auto`. Asks in helpers get `in-helper` at the handler's call.
  */
 import type { ReasonId } from '../src/analyzer/reasons.js';
-import { INELIGIBLE_ENTRY_POINTS, MARKERS, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
+import { INELIGIBLE_ENTRY_POINTS, MARKERS, MRTR_API, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
 import { declaredNames, identifierNames, isFunction, memberChain, objectProperty, walk, type Node } from './lib/ast.js';
 import { classifyAsk } from './lib/ask-shape.js';
 import { addMarker, statementOf, type PortContext } from './lib/context.js';
@@ -137,6 +137,8 @@ export function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call
   }
   // 2. a site a human was already asked about (a todo or ignore marker above it) stays theirs
   if (calls.some(({ call }) => markedAbove(ctx, statementOf(call.node, call.ancestors)))) return false;
+  // dual-era code (an MRTR arm next to the legacy one, or a legacy arm behind an era check) is already done
+  if (usesMrtr(scope.fn) || calls.some(({ call }) => eraGuarded(call.ancestors))) return false;
   // 3. our own shape checks
   const asks: Ask[] = [];
   const problems: { statement: Node; reason: ReasonId }[] = [];
@@ -599,6 +601,29 @@ function removal(text: string, statement: Node, _eol: string, withComments = fal
  */
 function joinIndented(entries: readonly string[], indent: string, eol: string): string {
   return entries.map((entry, i) => (i === 0 || entry.length === 0 ? entry : indent + entry)).join(eol);
+}
+
+const MRTR_NAMES: ReadonlySet<string> = new Set([MRTR_API.inputRequired, MRTR_API.inputResponse, MRTR_API.acceptedContent]);
+
+/** Does the handler already build MRTR results or read MRTR answers? */
+function usesMrtr(fn: Node): boolean {
+  let found = false;
+  walk(fn, (n) => {
+    if (!found && n.type === 'Identifier' && MRTR_NAMES.has(n.name as string)) found = true;
+  });
+  return found;
+}
+
+/** Is the ask (or the registration around it) behind a protocol-era check (`era === 'legacy'`, `envelope === undefined`)? */
+function eraGuarded(ancestors: readonly Node[]): boolean {
+  return ancestors.some((a) => {
+    if (a.type !== 'IfStatement' && a.type !== 'ConditionalExpression') return false;
+    let mentions = false;
+    walk(a.test as Node, (n) => {
+      if (n.type === 'Identifier' && (n.name === 'era' || n.name === 'envelope')) mentions = true;
+    });
+    return mentions;
+  });
 }
 
 /** Is the line above the statement a `@mrtr-port-todo` / `@mrtr-port-ignore` marker? */
