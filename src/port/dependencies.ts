@@ -46,7 +46,8 @@ export interface HelperTemplate {
 
 export interface PortDependencies {
   discoverFiles(options: { cwd: string; paths: readonly string[]; ignore: readonly string[] }): Promise<DiscoverResult>;
-  analyze(options: { cwd: string; files: readonly string[] }): AnalyzeResultLike | Promise<AnalyzeResultLike>;
+  /** `texts`: the files' contents as the runner read them (the default analyzer then reads nothing again). */
+  analyze(options: { cwd: string; files: readonly string[]; texts?: ReadonlyMap<string, string> }): AnalyzeResultLike | Promise<AnalyzeResultLike>;
   /** The transform with markers inserted (`applyPortSource`). */
   transform(input: TransformInput): string;
   /** The helper file for a codec; throws when that codec has no helper. */
@@ -62,7 +63,7 @@ export async function loadDefaultDependencies(): Promise<PortDependencies> {
   ]);
   return {
     discoverFiles: (o) => discover.discoverFiles({ cwd: o.cwd, paths: [...o.paths], ignore: [...o.ignore] }),
-    analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files }),
+    analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files, texts: o.texts }),
     transform: (input) => transforms.applyPortSource(input),
     helperTemplate(codec) {
       if (codec === 'aead') return { fileName: template.CONTINUATION_FILE_NAME, text: template.continuationTemplate() };

@@ -18,6 +18,7 @@ import { restoreFraming } from './framing.js';
 import { helperImportSpecifier, helperPathFor, helperState, PackageLayout } from './helper-file.js';
 import { importedPackages, updateManifest } from './manifest.js';
 import { findMarkers } from './markers.js';
+import { MARKERS } from '../vocabulary.js';
 import {
   PortUsageError,
   type FileOutcome,
@@ -26,7 +27,7 @@ import {
   type PortResult,
   type PortSummary,
 } from './result.js';
-import { countCodemodMarkers, inferProjectType, isV1Source, migrateV1Source, type ProjectType } from './v1-migration.js';
+import { countCodemodMarkers, inferProjectType, isV1Source, type ProjectType } from './v1-detect.js';
 import { describeParseProblem, firstParseProblem } from './verify.js';
 import { writeFileAtomic } from './write-atomic.js';
 
@@ -53,15 +54,14 @@ export interface RunPortOptions {
 /** Runs from this many files on report progress. */
 export const LONG_RUN_FILES = 500;
 
-/** Texts whose presence makes the runner read a file as text before the analyzer has spoken. */
-const TEXT_NEEDLES = ['@modelcontextprotocol/sdk', '@mrtr-port-todo', '@mcp-codemod-error'].map((n) => Buffer.from(n));
+const MCP_SCOPE = '@modelcontextprotocol/';
+const ZOD = 'zod';
 
-const MCP_SCOPE = Buffer.from('@modelcontextprotocol/');
-const ZOD = Buffer.from('zod');
-
-/** Per-file working state through the stages. Bytes are decoded only for files a stage looks at. */
+/**
+ * Per-file working state through the stages. Each file is read once; the analyzer gets the same texts
+ * (the runner's text searches and the analyzer's prefilter would otherwise read every file twice).
+ */
 class WorkFile {
-  private text: string | undefined;
   /** Text after the v1 migration, when it ran. */
   migrated: string | undefined;
   /** Final text, when the file changed. */
@@ -72,23 +72,19 @@ class WorkFile {
   constructor(
     readonly abs: string,
     readonly rel: string,
-    private readonly bytes: Buffer,
+    readonly original: string,
   ) {
     this.outcome = { file: rel, status: 'unchanged', v1Migrated: false, sites: 0, markers: 0, codemodMarkers: 0 };
   }
 
-  /** Might the file matter before analysis (SDK v1 import, markers)? A byte search, no decoding. */
-  get mentionsNeedle(): boolean {
-    return TEXT_NEEDLES.some((n) => this.bytes.includes(n));
+  /** Does it hold markers from an earlier run (ours or the official codemod's)? */
+  get hasMarkers(): boolean {
+    return this.original.includes(MARKERS.todo) || this.original.includes(MARKERS.sdkCodemod);
   }
 
-  /** Could it import an MCP package or zod? (A byte search: manifests read imports only from those.) */
+  /** Could it import an MCP package or zod? (A text search: manifests read imports only from those.) */
   get mayImportPackages(): boolean {
-    return this.rewritten !== undefined || this.bytes.includes(MCP_SCOPE) || this.bytes.includes(ZOD);
-  }
-
-  get original(): string {
-    return (this.text ??= this.bytes.toString('utf8'));
+    return this.rewritten !== undefined || this.original.includes(MCP_SCOPE) || this.original.includes(ZOD);
   }
 
   /** The text the transform starts from. */
@@ -124,31 +120,33 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
   const considered = new Set<WorkFile>();
   for (const abs of discovered.files) {
     const rel = relOf(abs);
-    let bytes: Buffer;
+    let text: string;
     try {
-      bytes = readFileSync(abs);
+      text = readFileSync(abs, 'utf8');
     } catch (error) {
-      const wf = new WorkFile(abs, rel, Buffer.alloc(0));
+      const wf = new WorkFile(abs, rel, '');
       skip(wf, `unreadable: ${messageOf(error)}`);
       considered.add(wf);
       work.set(rel, wf);
       continue;
     }
-    const wf = new WorkFile(abs, rel, bytes);
+    const wf = new WorkFile(abs, rel, text);
     work.set(rel, wf);
-    if (wf.mentionsNeedle && (wf.original.includes('@mrtr-port-todo') || wf.original.includes('@mcp-codemod-error'))) considered.add(wf);
+    if (wf.hasMarkers) considered.add(wf);
   }
 
   // Stage: SDK v1 → v2 with the official codemod.
-  const v1 = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged' && wf.mentionsNeedle && isV1Source(wf.original));
+  const v1 = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged' && isV1Source(wf.original));
   const layout = new PackageLayout(cwd);
   if (skipV1) {
     for (const wf of v1) {
       skip(wf, 'sdk-v1: left alone (--skip-v1)');
       considered.add(wf);
     }
-  } else {
-    if (v1.length > 0) progress?.(`migrating ${v1.length} SDK v1 files…`);
+  } else if (v1.length > 0) {
+    progress?.(`migrating ${v1.length} SDK v1 files…`);
+    // ts-morph and the official codemod load only when there is a v1 file to migrate
+    const { migrateV1Source } = await import('./v1-migration.js');
     const projectTypes = projectTypesByPackage(v1, layout);
     for (const wf of v1) {
       considered.add(wf);
@@ -170,7 +168,9 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
   let report;
   try {
     mirror = replaced.size > 0 ? createAnalysisMirror(cwd, analyzable.map((wf) => wf.abs), replaced) : undefined;
-    ({ report } = await deps.analyze({ cwd: mirror?.cwd ?? cwd, files: mirror?.files ?? analyzable.map((wf) => wf.abs) }));
+    ({ report } = await deps.analyze(
+      mirror ? { cwd: mirror.cwd, files: mirror.files } : { cwd, files: analyzable.map((wf) => wf.abs), texts: new Map(analyzable.map((wf) => [wf.abs, wf.original])) },
+    ));
   } finally {
     mirror?.dispose();
   }

@@ -11,9 +11,11 @@
  */
 import { getMigration, type Diagnostic, type Migration, type TransformContext } from '@modelcontextprotocol/codemod';
 import { Project, SyntaxKind, type Node, type SourceFile } from 'ts-morph';
-import { MARKERS, SDK_PACKAGES } from '../vocabulary.js';
+import { MARKERS } from '../vocabulary.js';
+import { inferProjectType, type ProjectType } from './v1-detect.js';
 
-export type ProjectType = TransformContext['projectType'];
+// the text tests live apart so a run without v1 files never loads ts-morph and the codemod
+export { countCodemodMarkers, inferProjectType, isV1Source, type ProjectType } from './v1-detect.js';
 
 export interface V1Diagnostic {
   level: 'error' | 'warning' | 'info';
@@ -30,30 +32,6 @@ export interface V1MigrationResult {
   /** `@mcp-codemod-error` comments written into `source` by this run. */
   codemodMarkers: number;
   diagnostics: V1Diagnostic[];
-}
-
-const V1_SPECIFIER_RE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*|\brequire\s*\(\s*)['"`]@modelcontextprotocol\/sdk(?:\/[^'"`]*)?['"`]/;
-const V1_CLIENT_RE = /['"`]@modelcontextprotocol\/sdk\/client(?:\/|['"`])/;
-const V1_SERVER_RE = /['"`]@modelcontextprotocol\/sdk\/server(?:\/|['"`])/;
-
-/** Does this text import (or require) SDK v1? A plain text test: v1 files are found before any parse. */
-export function isV1Source(text: string): boolean {
-  return text.includes(SDK_PACKAGES.v1) && V1_SPECIFIER_RE.test(text);
-}
-
-/**
- * The codemod's project type (which v2 package shared types are imported from), inferred like the
- * codemod does when package.json names no v2 package: from v1 client/server subpath imports.
- */
-export function inferProjectType(texts: Iterable<string>): ProjectType {
-  let client = false;
-  let server = false;
-  for (const t of texts) {
-    client ||= V1_CLIENT_RE.test(t);
-    server ||= V1_SERVER_RE.test(t);
-    if (client && server) return 'both';
-  }
-  return server ? 'server' : client ? 'client' : 'unknown';
 }
 
 const LITERAL_KINDS = new Set([
@@ -173,10 +151,4 @@ function insertCodemodComments(sf: SourceFile, diagnostics: readonly Diagnostic[
 function insideLiteral(node: Node | undefined): boolean {
   for (let n = node; n; n = n.getParent()) if (LITERAL_KINDS.has(n.getKind())) return true;
   return false;
-}
-
-/** `@mcp-codemod-error` comments in a text (left by this migration or an earlier codemod run). */
-export function countCodemodMarkers(text: string): number {
-  if (!text.includes(MARKERS.sdkCodemod)) return 0;
-  return text.match(new RegExp(`/\\*\\s*${MARKERS.sdkCodemod}\\b`, 'g'))?.length ?? 0;
 }
