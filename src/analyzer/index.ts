@@ -32,6 +32,8 @@ export interface AnalyzeOptions {
   onParse?: (file: string) => void;
   /** Texts already in memory, by absolute path (`port` reads every file once); others are read from disk. */
   texts?: ReadonlyMap<string, string>;
+  /** Called with each file's tree once it is parsed and indexed (`port` reuses them instead of parsing again). */
+  onTree?: (file: string, sf: ts.SourceFile) => void;
 }
 
 export interface HandlerEntry {
@@ -54,7 +56,7 @@ export interface AnalyzeResult {
 export function analyze(options: AnalyzeOptions): AnalyzeResult {
   // absolute paths are the contract; a relative one is taken against cwd rather than misreported
   const files = [...new Set(options.files.map((f) => resolve(options.cwd, f)))];
-  const project = new Project(options.cwd, files, options.onParse, options.texts);
+  const project = new Project(options.cwd, files, options.onParse, options.texts, options.onTree);
   const sources = files.filter(isSourcePath);
 
   // pass 1: files that name the legacy vocabulary

@@ -3,6 +3,7 @@
  * chain needs), and resolves imports across them, through local re-export modules.
  */
 import { relative, sep } from 'node:path';
+import type ts from 'typescript';
 import { indexFile, type FileIndex } from './file-index.js';
 import { eraThroughReexports, isRelativeSpecifier, resolveRelative } from './modules.js';
 import { isSourcePath, parseSource, readSource } from './source.js';
@@ -24,6 +25,7 @@ export class Project {
     files: readonly string[],
     private readonly onParse?: (file: string) => void,
     private readonly preloaded?: ReadonlyMap<string, string>,
+    private readonly onTree?: (file: string, sf: ts.SourceFile) => void,
   ) {
     this.fileSet = new Set(files);
   }
@@ -79,6 +81,7 @@ export class Project {
       return null;
     }
     this.indexes.set(abs, index);
+    this.onTree?.(abs, parsed.sf);
     this.parsedCount++;
     this.texts.delete(abs);
     return index;
