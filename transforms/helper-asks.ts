@@ -11,18 +11,20 @@
  *     …
  *   });
  * After:
- *   async function confirmDelete(ctx: ServerContext, path: string): Promise<boolean | InputRequiredResult> {
- *     const bind = bindRequest(ctx, 'confirmDelete', { path });
+ *   async function confirmDelete(ctx: ServerContext, tool: string, path: string): Promise<boolean | InputRequiredResult> {
+ *     const bind = bindRequest(ctx, tool, { helper: 'confirmDelete', path });
  *     …the two-pass shape, inside the helper…
  *     return answer.action === 'accept' && answer.content?.ok === true;
  *   }
  *   server.registerTool('delete', …, async ({ path }, ctx) => {
- *     const ok = await confirmDelete(ctx, path);
+ *     const ok = await confirmDelete(ctx, 'delete', path);
  *     if (isInputRequiredResult(ok)) return ok;
  *     …
  *   });
- * The helper runs the rounds itself (bound to its own name and arguments) and hands the handler an
- * input-required result to return; on the final round it returns what it returned before.
+ * The helper runs the rounds itself and hands the handler an input-required result to return; on the
+ * final round it returns what it returned before. Its state is bound to the calling tool (a new `tool`
+ * parameter each call site fills with its tool's name), the helper's name and its arguments, so a
+ * confirmation given through one tool cannot be replayed on another tool sharing the helper.
  *
  * Refuses (marker `in-helper` at the handler's call) unless: the helper is a module-level, non-exported
  * async function with plain parameters, one of them the context its asks use; every use of it in the
@@ -40,6 +42,7 @@ import { helperCallers, portHandler, widenReturnType, type HelperAsks } from './
 interface CallerSite {
   /** `const x = await helper(…)` in the handler. */
   statement: Node;
+  call: Node;
   variable: string;
   scope: HandlerScope;
 }
@@ -67,6 +70,10 @@ function portHelper(ctx: PortContext, helper: HelperAsks): boolean {
   const callers = callerSites(ctx, name, fn);
   if (!callers || callers.length === 0) return false;
 
+  // the state is bound to the calling tool, or a confirmation given to one tool would open the other
+  const ctxIndex = paramNames.indexOf(ctxName);
+  if (callers.some((c) => (c.call.arguments as Node[]).length <= ctxIndex)) return false;
+  const toolParam = freshParam(ctx, fn, 'tool');
   const others = paramNames.filter((p) => p !== ctxName);
   const scope: HandlerScope = {
     key: `helper:${fn.start}`,
@@ -74,17 +81,22 @@ function portHelper(ctx: PortContext, helper: HelperAsks): boolean {
     kind: 'tool',
     lowLevel: false,
     helper: true,
-    nameText: quoteString(name, ctx.src.style),
+    nameText: toolParam,
     label: name,
-    argsText: others.length === 0 ? '{}' : `{ ${others.join(', ')} }`,
+    argsText: `{ helper: ${quoteString(name, ctx.src.style)}${others.map((o) => `, ${o}`).join('')} }`,
     ctxName,
     statements: (fn.body as Node).body as Node[],
     container: fn.body as Node,
   };
   if (!portHandler(ctx, scope, helper.calls)) return false;
 
+  const ctxParam = params[ctxIndex];
+  const paramEnd = ctxParam.typeAnnotation ? (ctxParam.typeAnnotation as Node).end : ctxParam.end;
+  ctx.edits.push({ start: paramEnd, end: paramEnd, text: `, ${toolParam}${ctx.typed ? ': string' : ''}` });
   const { eol } = ctx.src.style;
   for (const caller of callers) {
+    const ctxArg = (caller.call.arguments as Node[])[ctxIndex];
+    ctx.edits.push({ start: ctxArg.end, end: ctxArg.end, text: `, ${caller.scope.nameText}` });
     const indent = ctx.src.indentAt(caller.statement.start);
     const guard = `if (isInputRequiredResult(${caller.variable})) return ${caller.variable}${ctx.src.style.semi}`;
     ctx.edits.push({ start: caller.statement.end, end: caller.statement.end, text: eol + indent + guard });
@@ -213,6 +225,15 @@ function patternText(param: Node): string | undefined {
   return `{ ${names.join(', ')} }`;
 }
 
+/** A parameter name the helper does not use yet. */
+function freshParam(ctx: PortContext, fn: Node, base: string): string {
+  const used = new Set<string>();
+  walk(fn, (n) => n.type === 'Identifier' && used.add(n.name as string));
+  let name = base;
+  for (let i = 2; used.has(name); i++) name = `${base}${i}`;
+  return name;
+}
+
 function helperName(fn: Node, holder: Node | undefined): string | undefined {
   if (fn.type === 'FunctionDeclaration' && fn.id) return fn.id.name as string;
   if (holder?.type === 'VariableDeclarator' && holder.id.type === 'Identifier') return holder.id.name as string;
@@ -277,7 +298,7 @@ function callerSite(ctx: PortContext, id: Node, ancestors: readonly Node[]): Cal
   const index = lookup.scope.statements.indexOf(declaration);
   // (conservative: any assignment counts, locals included)
   if (lookup.scope.statements.slice(0, index).some((s) => hasSideEffect(s, new Set()))) return undefined;
-  return { statement: declaration, variable: declarator.id.name as string, scope: lookup.scope };
+  return { statement: declaration, call, variable: declarator.id.name as string, scope: lookup.scope };
 }
 
 export const parser = 'ts';
