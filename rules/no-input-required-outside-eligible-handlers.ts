@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { MRTR_API } from '../src/vocabulary.js';
+import { INELIGIBLE_ENTRY_POINTS, MRTR_API, REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
+import { lastCalleeName } from './lib/callee-name.js';
 import { NamedHandlerRoles, roleAtDefinition } from './lib/handler-registration.js';
 import type { HandlerRole } from './lib/handler-registration.js';
 import { isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
@@ -35,11 +36,14 @@ export default createRule<Options, MessageIds>({
     const candidates: TSESTree.Node[] = [];
     return {
       CallExpression(node): void {
-        named.collect(node);
-        if (isInputRequiredCall(node)) candidates.push(node);
+        const name = lastCalleeName(node.callee);
+        if (name === undefined) return;
+        if (REGISTRATION_NAMES.has(name)) named.collect(node);
+        else if (name === MRTR_API.inputRequired && isInputRequiredCall(node)) candidates.push(node);
       },
       AssignmentExpression(node): void {
-        named.collect(node);
+        const target = lastCalleeName(node.left);
+        if (target !== undefined && INELIGIBLE_ENTRY_POINTS.lifecycleHooks.includes(target)) named.collect(node);
       },
       ObjectExpression(node): void {
         if (isInputRequiredObject(node)) candidates.push(node);
@@ -63,6 +67,14 @@ export default createRule<Options, MessageIds>({
     }
   },
 });
+
+/** Calls that can register a callback by name (the cheap test before looking at arguments). */
+const REGISTRATION_NAMES = new Set([
+  SET_REQUEST_HANDLER,
+  INELIGIBLE_ENTRY_POINTS.notificationRegistration,
+  'completable',
+  ...Object.keys(REGISTRATION_METHODS),
+]);
 
 function isFunction(node: TSESTree.Node): node is FunctionNode {
   return (

@@ -6,20 +6,23 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallShape, LegacyCallMatch } from '../../src/vocabulary.js';
 import { LEGACY_METHODS, URL_ELICITATION_ERROR, matchLegacyCall } from '../../src/vocabulary.js';
+import { lastCalleeName } from './callee-name.js';
 import { findProperty, memberPath, staticString, unwrap } from './expressions.js';
 import { findVariable, singleValueOf } from './resolve.js';
+
+const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
 
 /** The legacy request a call makes, or undefined. */
 export function legacyCallOf(
   sourceCode: Readonly<TSESLint.SourceCode>,
   call: TSESTree.CallExpression,
 ): LegacyCallMatch | undefined {
-  const callee = memberPath(call.callee);
-  const name = callee[callee.length - 1];
-  // Cheap exit before any scope lookup: most calls are not named like a legacy method (a bare
+  // Cheap exit before building anything: most calls are not named like a legacy method (a bare
   // name may still alias one: `const ask = ctx.mcpReq.elicitInput`).
-  if (callee.length > 1 && !LEGACY_METHODS.some((m) => m.name === name)) return undefined;
-  return matchLegacyCall(callShapeOf(sourceCode, call, callee));
+  const name = lastCalleeName(call.callee);
+  const bare = unwrap(call.callee).type === AST_NODE_TYPES.Identifier;
+  if (!bare && (name === undefined || !LEGACY_NAMES.has(name))) return undefined;
+  return matchLegacyCall(callShapeOf(sourceCode, call));
 }
 
 /** `throw new UrlElicitationRequiredError(...)` (also `new errors.UrlElicitationRequiredError(...)`). */
