@@ -15,8 +15,17 @@ import { scriptKindOf } from './verify.js';
 
 export const NOT_PORTED = 'not-ported' as const;
 
-/** `after` with a `not-ported` marker above each unhandled site's statement; `added` counts them. */
-export function markUnhandledSites(path: string, before: string, after: string, sites: readonly Site[]): { text: string; added: number } {
+/**
+ * `after` with a `not-ported` marker above each unhandled site's statement; `added` counts them.
+ * `tree`: the analyzer's parse of `before`, used when it is of exactly the text this would parse.
+ */
+export function markUnhandledSites(
+  path: string,
+  before: string,
+  after: string,
+  sites: readonly Site[],
+  tree?: ts.SourceFile,
+): { text: string; added: number } {
   const active = sites.filter((s) => s.portability !== 'guarded');
   if (active.length === 0) return { text: after, added: 0 };
   const oldLines = before.split(/\r?\n/);
@@ -31,7 +40,8 @@ export function markUnhandledSites(path: string, before: string, after: string, 
   if (survivors.length === 0) return { text: after, added: 0 };
   let map: ((line: number) => number) | undefined;
   const mapLine = (line: number) => kept.get(line) ?? (map ??= mapLines(before, after))(line);
-  const sf = ts.createSourceFile(path, before.startsWith('\uFEFF') ? before.slice(1) : before, ts.ScriptTarget.Latest, true, scriptKindOf(path));
+  const body = before.startsWith('\uFEFF') ? before.slice(1) : before;
+  const sf = tree?.text === body ? tree : ts.createSourceFile(path, body, ts.ScriptTarget.Latest, true, scriptKindOf(path));
 
   const requests: MarkerRequest[] = [];
   for (const site of survivors) {

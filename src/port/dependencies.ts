@@ -4,6 +4,7 @@
  * replace any of them through `runPort({ dependencies })`, e.g. to inject a transform that throws.
  */
 import { readFileSync } from 'node:fs';
+import type ts from 'typescript';
 import type { AnalysisReport } from '../analyzer/model.js';
 import type { HandlerKind } from '../vocabulary.js';
 
@@ -46,8 +47,16 @@ export interface HelperTemplate {
 
 export interface PortDependencies {
   discoverFiles(options: { cwd: string; paths: readonly string[]; ignore: readonly string[] }): Promise<DiscoverResult>;
-  /** `texts`: the files' contents as the runner read them (the default analyzer then reads nothing again). */
-  analyze(options: { cwd: string; files: readonly string[]; texts?: ReadonlyMap<string, string> }): AnalyzeResultLike | Promise<AnalyzeResultLike>;
+  /**
+   * `texts`: the files' contents as the runner read them (the default analyzer then reads nothing again);
+   * `onTree`: told each tree the analyzer parsed (the runner reuses them instead of parsing again).
+   */
+  analyze(options: {
+    cwd: string;
+    files: readonly string[];
+    texts?: ReadonlyMap<string, string>;
+    onTree?: (file: string, sf: ts.SourceFile) => void;
+  }): AnalyzeResultLike | Promise<AnalyzeResultLike>;
   /** The transform with markers inserted (`applyPortSource`). */
   transform(input: TransformInput): string;
   /** The helper file for a codec; throws when that codec has no helper. */
@@ -63,7 +72,7 @@ export async function loadDefaultDependencies(): Promise<PortDependencies> {
   ]);
   return {
     discoverFiles: (o) => discover.discoverFiles({ cwd: o.cwd, paths: [...o.paths], ignore: [...o.ignore] }),
-    analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files, texts: o.texts }),
+    analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files, texts: o.texts, onTree: o.onTree }),
     transform: (input) => transforms.applyPortSource(input),
     helperTemplate(codec) {
       if (codec === 'aead') return { fileName: template.CONTINUATION_FILE_NAME, text: template.continuationTemplate() };

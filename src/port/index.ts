@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import type ts from 'typescript';
 import type { Site } from '../analyzer/model.js';
 import { createAnalysisMirror, type AnalysisMirror } from './analysis-mirror.js';
 import { markUnhandledSites } from './coverage.js';
@@ -166,10 +167,19 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
   progress?.(`analyzing ${analyzable.length} files…`);
   let mirror: AnalysisMirror | undefined;
   let report;
+  // the analyzer's trees (of the original texts; a mirror's are of other paths): the leftover-site check reuses them
+  const trees = new Map<string, ts.SourceFile>();
   try {
     mirror = replaced.size > 0 ? createAnalysisMirror(cwd, analyzable.map((wf) => wf.abs), replaced) : undefined;
     ({ report } = await deps.analyze(
-      mirror ? { cwd: mirror.cwd, files: mirror.files } : { cwd, files: analyzable.map((wf) => wf.abs), texts: new Map(analyzable.map((wf) => [wf.abs, wf.original])) },
+      mirror
+        ? { cwd: mirror.cwd, files: mirror.files }
+        : {
+            cwd,
+            files: analyzable.map((wf) => wf.abs),
+            texts: new Map(analyzable.map((wf) => [wf.abs, wf.original])),
+            onTree: (file, sf) => trees.set(file, sf),
+          },
     ));
   } finally {
     mirror?.dispose();
@@ -190,6 +200,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
     wf.outcome.sites = wf.sites.length;
     considered.add(wf);
   }
+  for (const abs of trees.keys()) if (!work.get(relOf(abs))?.sites.length) trees.delete(abs);
 
   // Stage: place the helper (per package) before the transform, which needs its import path.
   const portable = [...considered].filter((wf) => wf.outcome.status === 'unchanged' && wf.sites.some((s) => s.portability === 'auto'));
@@ -229,7 +240,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
         fail(wf, 'transform failed: returned no text');
         continue;
       }
-      text = markUnhandledSites(wf.abs, wf.working, text, wf.sites).text;
+      text = markUnhandledSites(wf.abs, wf.working, text, wf.sites, trees.get(wf.abs)).text;
     }
     text = restoreFraming(wf.original, text);
     if (text === wf.original) continue;

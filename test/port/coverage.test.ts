@@ -1,3 +1,4 @@
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { Site } from '../../src/analyzer/model.js';
 import { markUnhandledSites } from '../../src/port/coverage.js';
@@ -45,5 +46,14 @@ describe('markUnhandledSites', () => {
     const out = markUnhandledSites('a.ts', crlf, crlf, [site(4, 23)]);
     expect(out.text).not.toMatch(/[^\r]\n/);
     expect(out.text.split('\r\n')[3]).toContain('@mrtr-port-todo(not-ported)');
+  });
+
+  it('uses the tree it is given only when it is a parse of exactly the text to check', () => {
+    const own = markUnhandledSites('a.ts', BEFORE, BEFORE, [site(3, 11)]);
+    const tree = ts.createSourceFile('a.ts', BEFORE, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    expect(markUnhandledSites('a.ts', BEFORE, BEFORE, [site(3, 11)], tree)).toEqual(own);
+    // a tree of some other text (here: one statement per line) would put the marker elsewhere: ignored
+    const other = ts.createSourceFile('a.ts', BEFORE.replace('  const answer =\n', '  const answer = 1;\n'), ts.ScriptTarget.Latest, true);
+    expect(markUnhandledSites('a.ts', BEFORE, BEFORE, [site(3, 11)], other)).toEqual(own);
   });
 });

@@ -237,6 +237,24 @@ describe('runPort (stand-in analyzer and transform)', () => {
     expect(told).toEqual([`reading ${LONG_RUN_FILES + 3} files…`, `analyzing ${LONG_RUN_FILES + 3} files…`, 'porting 2 files with sites…']);
   });
 
+  it('hands the analyzer the texts it read, so no file is read twice', async () => {
+    project();
+    const deps = fakeDependencies();
+    let given: ReadonlyMap<string, string> | undefined;
+    await port({
+      dryRun: true,
+      dependencies: {
+        ...deps,
+        analyze: (o) => {
+          given = o.texts;
+          return deps.analyze(o);
+        },
+      },
+    });
+    expect(given && [...given.keys()].map((abs) => abs.slice(dir.length + 1).split('\\').join('/')).sort()).toEqual(['src/loop.ts', 'src/tool.ts', 'src/util.ts']);
+    expect(given?.get(join(dir, 'src/tool.ts'))).toBe(TOOL);
+  });
+
   it('rejects a missing path and a path without sources before touching anything', async () => {
     project();
     await expect(port({ paths: ['nope'] })).rejects.toThrow(PortUsageError);
