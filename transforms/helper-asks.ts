@@ -108,7 +108,8 @@ function portHelper(ctx: PortContext, helper: HelperAsks): boolean {
 /**
  * A function the analyzer traced to a handler (every site in it `auto`) although it is not an inline
  * registration callback: a handler table entry (`approve: async (args, ctx) => …`), a tool module's
- * `handler`, a factory's returned callback. Ported as a handler: ctx is its last parameter, the
+ * `handler`, a function a dispatcher returns. (A factory's returned callback has no name to bind
+ * and stays marked.) Ported as a handler: ctx is its last parameter, the
  * arguments its first (when it has two or more); the bind is named by the tool object's `name`, the
  * property key or the function's name.
  */
