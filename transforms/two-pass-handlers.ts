@@ -21,14 +21,16 @@
  *     …
  *   });
  *
- * Independent asks (adjacent, no data or control dependence) share one round; dependent asks become
- * steps whose earlier answers travel in the sealed state. Side effects before the last ask move after
- * the last answer when nothing before it depends on them.
+ * Independent asks (adjacent, no data or control dependence) share one round, and a batch asked again
+ * keeps the answers it already has; dependent asks become steps whose earlier answers travel in the
+ * sealed state. Side effects before the last ask move after the last answer when nothing before it
+ * depends on them and no early return lies between.
  *
  * Refuses (leaves the handler untouched, marker on the site): asks in loops, try blocks, nested
  * callbacks, races, larger expressions, deeper control flow than one `if` (`branching-statement`),
- * dynamic params, handlers it cannot bind, side effects an ask depends on, and any handler with a site
- * the analyzer did not call `auto`. Asks in helpers get `in-helper` at the handler's call.
+ * dynamic params, handlers it cannot bind, side effects it cannot move (`side-effect-before-ask`), and
+ * any handler with a site the analyzer did not call `auto`. Leaves dual-era handlers alone. Asks in
+ * helpers are returned to the pipeline for helper-asks.
  */
 import type { ReasonId } from '../src/analyzer/reasons.js';
 import { INELIGIBLE_ENTRY_POINTS, MARKERS, MRTR_API, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
