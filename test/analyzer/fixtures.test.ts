@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyzer/index.js';
-import { isReasonId } from '../../src/analyzer/reasons.js';
+import { isReasonId, REASONS } from '../../src/analyzer/reasons.js';
+import { LEGACY_METHODS, URL_ELICITATION_ERROR } from '../../src/vocabulary.js';
 import { formatSite, readExpectations } from './expectations.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -42,4 +43,28 @@ describe('fixtures/sites: analyzer agrees with each @expect-sites header', () =>
       for (const s of report.sites) for (const r of s.reasons) expect(isReasonId(r)).toBe(true);
     });
   }
+
+  it('together cover every form, kind, handler kind, verdict and analyzer reason', () => {
+    const seen = { forms: new Set<string>(), kinds: new Set<string>(), handlers: new Set<string>(), verdicts: new Set<string>(), reasons: new Set<string>() };
+    for (const path of cases) {
+      const { report } = analyze({ cwd: root, files: filesOf(path) });
+      for (const s of report.sites) {
+        seen.forms.add(s.form);
+        seen.kinds.add(s.kind);
+        seen.verdicts.add(s.portability);
+        if (s.handler) seen.handlers.add(s.handler.kind);
+        for (const r of s.reasons) seen.reasons.add(r);
+      }
+    }
+    const forms = new Set<string>([...LEGACY_METHODS.map((m) => m.form), 'url-elicitation-error']);
+    expect(URL_ELICITATION_ERROR).toBe('UrlElicitationRequiredError');
+    expect([...forms].filter((f) => !seen.forms.has(f))).toEqual([]);
+    expect([...seen.kinds].sort()).toEqual(['elicitation', 'roots', 'sampling']);
+    expect([...seen.handlers].sort()).toEqual(['prompt', 'resource', 'tool']);
+    expect([...seen.verdicts].sort()).toEqual(['auto', 'guarded', 'manual', 'unportable']);
+    // the port attaches these to its markers; the analyzer never does
+    const portOnly = new Set(['in-helper', 'not-ported', 'roots-retired']);
+    expect(Object.keys(REASONS).filter((id) => !portOnly.has(id) && !seen.reasons.has(id))).toEqual([]);
+    expect([...seen.reasons].filter((id) => portOnly.has(id))).toEqual([]);
+  });
 });
