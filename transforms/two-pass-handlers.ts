@@ -135,7 +135,7 @@ export function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call
       const statement = statementOf(call.node, call.ancestors);
       for (const reason of reasons.length > 0 ? reasons : ['unknown-handler-shape']) addMarker(ctx, statement, reason);
     }
-    return false;
+    return refused.some(({ call }) => ctx.instructionOf(call)!.portability !== 'guarded') ? markRest(ctx, calls) : false;
   }
   // 2. a site a human was already asked about (a todo or ignore marker above it) stays theirs
   if (calls.some(({ call }) => markedAbove(ctx, statementOf(call.node, call.ancestors)))) return false;
@@ -166,7 +166,7 @@ export function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call
   }
   if (problems.length > 0) {
     for (const p of problems) addMarker(ctx, p.statement, p.reason);
-    return false;
+    return markRest(ctx, calls);
   }
   asks.sort((a, b) => a.call.node.start - b.call.node.start);
   for (const ask of asks) nameAsk(ask, names, keys);
@@ -175,15 +175,27 @@ export function portHandler(ctx: PortContext, scope: HandlerScope, calls: { call
   const orderProblem = checkStepOrder(steps, scope);
   if (orderProblem) {
     addMarker(ctx, orderProblem.statement, 'branching-statement');
-    return false;
+    return markRest(ctx, calls);
   }
   const moves = planSideEffects(steps, scope);
   if ('blocked' in moves) {
     addMarker(ctx, moves.blocked, 'side-effect-before-ask');
-    return false;
+    return markRest(ctx, calls);
   }
   emitHandler(ctx, scope, steps, moves.moved, names);
   return true;
+}
+
+/**
+ * A refused handler keeps every legacy call it has: the ones without a marker of their own get
+ * `not-ported`, so none is left behind silently. Returns false (the handler was not ported).
+ */
+function markRest(ctx: PortContext, calls: readonly { call: LegacyCall }[]): false {
+  for (const { call } of calls) {
+    const statement = statementOf(call.node, call.ancestors);
+    if (!ctx.markers.some((m) => m.line === statement.loc.start.line)) addMarker(ctx, statement, 'not-ported');
+  }
+  return false;
 }
 
 /** Where an ask statement sits: directly in the handler's list, or in one `if` arm of it. */
