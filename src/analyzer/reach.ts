@@ -252,8 +252,19 @@ export class Reach {
 
     if (cls || inObject) {
       // members are called as `x.name(...)`: any receiver in this file or in files importing it
-      for (const f of this.filesSeeing(file)) for (const pa of f.propRefs.get(name) ?? []) refs.push({ file: f, node: pa });
-      if (inObject) refs.push(...this.tableReferences(inObject, file, name));
+      const seeing = this.filesSeeing(file);
+      for (const f of seeing) for (const pa of f.propRefs.get(name) ?? []) refs.push({ file: f, node: pa });
+      if (inObject) {
+        refs.push(...this.tableReferences(inObject, file, name));
+        // objects travel through factories and arrays to modules that never import this one
+        // (`tool.handler(args, ctx)` in a generic registry): fall back to calls of the member anywhere
+        if (refs.length === 0) {
+          for (const f of this.project.parsed()) {
+            if (seeing.includes(f)) continue;
+            for (const pa of f.propRefs.get(name) ?? []) if (isCallee(pa)) refs.push({ file: f, node: pa });
+          }
+        }
+      }
       return refs;
     }
     // references inside the function itself are recursion: they lead nowhere new
@@ -323,6 +334,12 @@ function entryForArgument(expr: ts.Node): Entry | undefined {
     outer = outerParent(p);
   }
   return undefined;
+}
+
+/** Is `node` the callee of a call (`x.handler(…)`)? */
+function isCallee(node: ts.Node): boolean {
+  const outer = outerParent(node);
+  return !!outer.parent && ts.isCallExpression(outer.parent) && outer.parent.expression === outer;
 }
 
 /** The string `name` property of the object literal that holds `fn` as a property value or method. */
