@@ -1,8 +1,12 @@
 /**
  * Generated handlers (reads, writes, asks of every kind, decline checks, asks inside an `if`) go
- * through the port; whatever the mix, the output parses, a second run changes nothing, and every
- * legacy call left in the output sits under a `@mrtr-port-todo` marker: nothing is silently skipped.
+ * through the port; whatever the mix, the output parses, a second run changes nothing, every legacy
+ * call left in the output sits under a `@mrtr-port-todo` marker (nothing is silently skipped), and a
+ * sample of outputs type-checks with strict against the SDK and the runtime helper.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MARKERS } from '../../src/vocabulary.js';
@@ -10,6 +14,9 @@ import { applyPortSource, type PortOptions } from '../../transforms/index.js';
 import { parseProgram } from '../../transforms/lib/ast.js';
 import { statementOf } from '../../transforms/lib/context.js';
 import { findLegacyCalls } from '../../transforms/lib/legacy-calls.js';
+import { typeCheck } from './typecheck.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 type Piece = (n: number, prior: number[]) => string;
 
@@ -75,4 +82,23 @@ describe('port of generated handlers', () => {
       );
     });
   }
+
+  it('a sample of outputs type-checks (strict) with the runtime helper', () => {
+    mkdirSync(join(root, '.tmp'), { recursive: true });
+    const dir = mkdtempSync(join(root, '.tmp', 'transform-property-'));
+    try {
+      const samples = fc.sample(fc.array(fc.integer({ min: 0, max: pieces.length - 1 }), { minLength: 1, maxLength: 7 }), { numRuns: 40, seed: 7 });
+      const files = samples.flatMap((choices, i) =>
+        (['config', 'ask'] as const).map((roots) => {
+          const file = join(dir, `generated-${i}-${roots}.ts`);
+          writeFileSync(file, applyPortSource({ source: server(choices), path: file, options: { codec: 'aead', roots, continuationImport: './mrtr-continuation.js' } }));
+          return file;
+        }),
+      );
+      const runtime = { aead: join(root, 'src/runtime/mrtr-continuation.ts'), sdk: join(root, 'src/runtime/mrtr-continuation-sdk.ts') };
+      expect(typeCheck(files, runtime)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
