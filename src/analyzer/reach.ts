@@ -253,7 +253,7 @@ export class Reach {
     if (cls || inObject) {
       // members are called as `x.name(...)`: any receiver in this file or in files importing it
       const seeing = this.filesSeeing(file);
-      for (const f of seeing) for (const pa of f.propRefs.get(name) ?? []) refs.push({ file: f, node: pa });
+      for (const f of seeing) for (const pa of f.propRefs.get(name) ?? []) if (!isInside(pa, fn)) refs.push({ file: f, node: pa });
       if (inObject) {
         refs.push(...this.tableReferences(inObject, file, name));
         // objects travel through factories and arrays to modules that never import this one
