@@ -148,6 +148,8 @@ export function decodeRequest(call: LegacyCall): DecodedRequest | undefined {
     const params = list.elements[0] ? unwrap(list.elements[0] as Node) : undefined;
     return params && isStaticParams(params) ? { kind: 'elicitation', url: true, params } : undefined;
   }
+  // roots/list takes no params: whatever the request object looks like, the ask is the same
+  if (call.kind === 'roots') return { kind: 'roots', url: false };
   const args = call.node.arguments as Node[];
   let params: Node | undefined;
   if (call.form === 'send' || call.form === 'sendRequest' || call.form === 'request') {
@@ -158,7 +160,6 @@ export function decodeRequest(call: LegacyCall): DecodedRequest | undefined {
   } else if (call.form !== 'listRoots') {
     params = args[0] ? unwrap(args[0]) : undefined;
   }
-  if (call.kind === 'roots') return { kind: 'roots', url: false };
   if (!params || !isStaticParams(params)) return undefined;
   const mode = stringValue(objectProperty(params, 'mode')?.value as Node | undefined);
   return { kind: call.kind, url: call.kind === 'elicitation' && mode === 'url', params };
