@@ -416,7 +416,10 @@ function equalityLiteral(cond: ts.Expression): string | undefined {
   return /name|tool|prompt|uri/i.test(last) ? lit : undefined;
 }
 
+/** Is `node` within `outer` (same tree: positions alone would match nodes of other files)? */
 function isInside(node: ts.Node, outer: ts.Node): boolean {
-  return node.pos >= outer.pos && node.end <= outer.end;
+  if (node.pos < outer.pos || node.end > outer.end) return false;
+  for (let n: ts.Node | undefined = node; n; n = n.parent) if (n === outer) return true;
+  return false;
 }
 
