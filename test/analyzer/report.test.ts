@@ -193,6 +193,19 @@ describe('analyze: helper chains across files', () => {
   });
 });
 
+describe('analyze: texts in memory and shared trees', () => {
+  it('analyzes preloaded texts without reading the disk, and hands out every parsed tree once', () => {
+    const root = mkdtempSync(join(tmpdir(), 'mrtr-analyzer-'));
+    const file = join(root, 'only-in-memory.ts');
+    const text = `import { McpServer } from '@modelcontextprotocol/server';\nconst s = new McpServer({ name: 'm', version: '1' });\ns.registerTool('t', {}, async (ctx) => {\n  const a = ${ELICIT};\n  return { content: [] };\n});\n`;
+    const trees: string[] = [];
+    const { report } = analyze({ cwd: root, files: [file], texts: new Map([[file, text]]), onTree: (f, sf) => trees.push(`${f}:${sf.statements.length}`) });
+    expect(report.files.skipped).toEqual([]);
+    expect(report.sites.map((s) => `${s.file}:${s.line}:${s.column}:${s.portability}`)).toEqual(['only-in-memory.ts:4:19:auto']);
+    expect(trees).toEqual([`${file}:3`]);
+  });
+});
+
 describe('analyze: bad input', () => {
   it('lists a file with a syntax error as skipped with its first error, reports no site from it, and keeps the rest', () => {
     const { root, paths } = project({
