@@ -47,6 +47,7 @@ interface Walk {
 
 const MAX_DEPTH = 12;
 const MAX_ROUTES = 64;
+const MAX_VISITS = 2_000;
 
 /** A reference to a named function, found in some file. */
 interface Ref {
@@ -58,8 +59,12 @@ interface Ref {
 export class Reach {
   constructor(private readonly project: Project) {}
 
+  /** Functions still to visit for the current site: call graphs can be dense and cyclic. */
+  private budget = 0;
+
   routes(site: RawSite, file: FileIndex): Route[] {
     const out: Route[] = [];
+    this.budget = MAX_VISITS;
     const reasons: ReasonId[] = requestIsStatic(site) ? [] : ['dynamic-request'];
     if (requestIsTaskAugmented(site)) reasons.push('task-augmented');
     this.walk(site.node, file, false, site.call.arguments ?? [], { via: [], reasons, guarded: false, seen: new Set() }, out);
@@ -94,7 +99,7 @@ export class Reach {
   }
 
   private fromFunction(fn: ts.FunctionLikeDeclaration, file: FileIndex, inner: ts.Node, w: Walk, out: Route[]): void {
-    if (w.seen.has(fn) || w.via.length > MAX_DEPTH) return;
+    if (w.seen.has(fn) || w.via.length > MAX_DEPTH || this.budget-- <= 0) return;
     const seen = new Set(w.seen).add(fn);
     const entry = verdictOf(fn);
     if (entry) {

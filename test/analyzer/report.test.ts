@@ -193,6 +193,31 @@ describe('analyze: helper chains across files', () => {
   });
 });
 
+describe('analyze: dense call graphs', () => {
+  it('terminates on a clique of mutually recursive helpers and still finds the tool', () => {
+    const n = 14;
+    const helpers = Array.from({ length: n }, (_, i) => {
+      const calls = Array.from({ length: n }, (_, j) => (j === i ? '' : `  if (depth === ${j}) await h${j}(ctx, depth + 1);`)).join('\n');
+      const ask = i === 0 ? `  const a = ${ELICIT};\n` : '';
+      return `async function h${i}(ctx: ServerContext, depth: number): Promise<void> {\n${ask}${calls}\n}`;
+    });
+    const { root, paths } = project({
+      'clique.ts': [
+        `import { McpServer, type ServerContext } from '@modelcontextprotocol/server';`,
+        ...helpers,
+        `const s = new McpServer({ name: 'c', version: '1' });`,
+        `s.registerTool('entry', {}, async (ctx) => {`,
+        `  await h${n - 1}(ctx, 0);`,
+        `  return { content: [] };`,
+        `});`,
+      ].join('\n'),
+    });
+    const { report } = analyze({ cwd: root, files: paths });
+    expect(report.sites).toHaveLength(1);
+    expect(report.sites[0].handler).toMatchObject({ kind: 'tool', name: 'entry' });
+  });
+});
+
 describe('analyze: texts in memory and shared trees', () => {
   it('analyzes preloaded texts without reading the disk, and hands out every parsed tree once', () => {
     const root = mkdtempSync(join(tmpdir(), 'mrtr-analyzer-'));
