@@ -3,7 +3,9 @@
  * top, so writes before the last ask would repeat. The rule (documented in docs/transforms.md):
  * - an awaited call is a side effect unless its method name reads (`get*`, `find*`, `list*`,
  *   `read*`, `load*`, `fetch*`, `query*`, `search*`, `lookup*`, `has*`, `is*`, `count*`, `stat`,
- *   `exists`, `resolve*`, `check*`, `validate*`, `describe*`) or it is a plain `fetch(url)` / a
+ *   `exists`, `resolve*`, `check*`, `validate*`, `describe*`, `current*`, `retrieve*`, `view*`,
+ *   `show*`, `inspect*`, `scan*`, and the pure `parse*`, `render*`, `format*`, `compute*`, `calc*`,
+ *   `estimate*`, `preview*`) or it is a plain `fetch(url)` / a
  *   `fetch` whose options say `method: 'GET'`;
  * - a call that is not awaited is a side effect only when its method name writes (`push`, `set`,
  *   `delete`, `add`, `write*`, `send*`, `emit`, `save*`, `update*`, `remove*`, …);
@@ -12,7 +14,8 @@
  */
 import { isFunction, memberChain, objectProperty, stringValue, unwrap, walk, type Node } from './ast.js';
 
-const READ_METHOD = /^(get|find|list|read|load|fetch|query|search|lookup|has|is|count|stat|exists|resolve|check|validate|describe|head|peek|select)/i;
+const READ_METHOD =
+  /^(get|find|list|read|load|fetch|query|search|lookup|has|is|count|stat|exists|resolve|check|validate|describe|head|peek|select|current|retrieve|view|show|inspect|scan|parse|render|format|compute|calc|estimate|preview)/i;
 const WRITE_METHOD =
   /^(push|pop|shift|unshift|splice|set|delete|add|clear|write|append|send|emit|insert|update|remove|save|put|post|patch|charge|pay|refund|create|rm|unlink|mkdir|rename|commit|publish|enqueue|dispatch|notify|transfer|increment|decrement)/i;
 const LOG_RECEIVERS = new Set(['console', 'logger', 'log']);
