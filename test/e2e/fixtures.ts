@@ -159,6 +159,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { confirm: 'yes' },
   },
   {
+    name: 'expense-send',
+    call: { kind: 'tool', name: 'approve_expense', arguments: { expenseId: 'EXP-311', amount: 84.5 } },
+    scenarios: {
+      accept: 'Expense EXP-311 approved: client dinner, within policy',
+      decline: 'Expense EXP-311 not approved (decline)',
+      cancel: 'Expense EXP-311 not approved (cancel)',
+      'invalid-then-valid': 'Expense EXP-311 approved: client dinner, within policy',
+    },
+    valid: { approve: true, note: 'client dinner, within policy' },
+    invalid: { approve: true, note: 'x'.repeat(81) },
+  },
+  {
     name: 'workspace-roots',
     call: { kind: 'tool', name: 'search_workspace', arguments: { pattern: 'TODO' } },
     scenarios: { roots: 'Searched "TODO" under file:///srv/data, file:///srv/logs' },
