@@ -39,6 +39,7 @@ const TARGETS: readonly { fixture: E2eFixture; otherArguments?: Call }[] = [
   { fixture: fixtureNamed('key-rotation-lowlevel'), otherArguments: { kind: 'tool', name: 'rotate_key', arguments: { keyId: 'signing-2026' } } },
   { fixture: fixtureNamed('export-capability'), otherArguments: { kind: 'tool', name: 'export_report', arguments: { report: 'payroll' } } },
   { fixture: fixtureNamed('expense-send'), otherArguments: { kind: 'tool', name: 'approve_expense', arguments: { expenseId: 'EXP-311', amount: 8450 } } },
+  { fixture: fixtureNamed('calendar-url'), otherArguments: { kind: 'tool', name: 'connect_calendar', arguments: { account: 'mallory@example.com' } } },
   { fixture: fixtureNamed('shared-helper'), otherArguments: { kind: 'tool', name: 'purge_cache', arguments: { target: 'users' } } },
 ];
 

@@ -171,6 +171,15 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { approve: true, note: 'x'.repeat(81) },
   },
   {
+    name: 'calendar-url',
+    call: { kind: 'tool', name: 'connect_calendar', arguments: { account: 'ada@example.com' } },
+    scenarios: {
+      accept: 'Connected the calendar of ada@example.com',
+      decline: 'Calendar of ada@example.com not connected (decline)',
+      cancel: 'Calendar of ada@example.com not connected (cancel)',
+    },
+  },
+  {
     name: 'workspace-roots',
     call: { kind: 'tool', name: 'search_workspace', arguments: { pattern: 'TODO' } },
     scenarios: { roots: 'Searched "TODO" under file:///srv/data, file:///srv/logs' },

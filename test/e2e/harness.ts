@@ -205,7 +205,7 @@ export interface AskCounts {
   roots: number;
 }
 
-export const CLIENT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
+export const CLIENT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 
 /** A real client; `era` picks the negotiation, `manual` turns off automatic input_required fulfilment. */
 export function makeClient(script: AnswerScript, era: 'legacy' | 'modern', manual = false): { client: Client; asks: AskCounts } {
