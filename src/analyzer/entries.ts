@@ -60,6 +60,8 @@ export function classifyCallbackArgument(call: ts.CallExpression | ts.NewExpress
   if (name === INELIGIBLE_ENTRY_POINTS.notificationRegistration) return { type: 'unportable', reason: 'notification-handler' };
   if (INELIGIBLE_ENTRY_POINTS.timers.includes(name) && chain.length === 1) return { type: 'unportable', reason: 'timer' };
   if (name === 'nextTick' && chain[0] === 'process') return { type: 'unportable', reason: 'timer' };
+  // `cron.schedule('*/5 * * * *', job)`, `scheduler.scheduleJob('0 * * * *', job)`
+  if ((name === 'schedule' || name === 'scheduleJob') && chain.length > 1 && stringValue(args[0]) !== undefined) return { type: 'unportable', reason: 'timer' };
   if (chain.length === 1 && SERVER_FACTORIES.has(name)) return { type: 'factory' };
   if (HTTP_SERVER_FACTORIES.has(name)) return { type: 'unportable', reason: 'http-route' };
   if (HTTP_VERBS.has(name) && chain.length > 1 && args.length >= 2) {
@@ -84,6 +86,13 @@ function classifyRequestHandler(call: ts.CallExpression): EntryVerdict {
   if (Object.prototype.hasOwnProperty.call(SPEC_METHODS, method) || CLIENT_SIDE_SCHEMAS.has(method)) return { type: 'client' };
   if (method.startsWith('tasks/') || /Task/.test(method)) return { type: 'unportable', reason: 'task-relay' };
   return { type: 'unportable', reason: 'ineligible-request' };
+}
+
+/** Route handlers exported by HTTP method name (Next.js `route.ts` files and the like): `export async function POST(req)`. */
+const HTTP_METHOD_EXPORTS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+export function isHttpMethodExport(name: string | undefined, exported: boolean): boolean {
+  return exported && name !== undefined && HTTP_METHOD_EXPORTS.has(name);
 }
 
 /** `server.oninitialized = () => …` and the other lifecycle hooks. */

@@ -6,7 +6,7 @@
  */
 import ts from 'typescript';
 import { enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
-import { classifyAssignment, classifyCallbackArgument, type EntryVerdict } from './entries.js';
+import { classifyAssignment, classifyCallbackArgument, isHttpMethodExport, type EntryVerdict } from './entries.js';
 import type { FileIndex } from './file-index.js';
 import { isEraGuarded, isUnderCapabilityCheck } from './guards.js';
 import type { Project } from './project.js';
@@ -143,6 +143,10 @@ export class Reach {
       return;
     }
     const name = functionName(fn);
+    if (isHttpMethodExport(name, [...file.exports.values()].includes(name ?? ''))) {
+      out.push(this.route({ type: 'unportable', reason: 'http-route' }, w));
+      return;
+    }
     const refs = name ? this.references(fn, file, name) : [];
     const before = out.length;
     for (const ref of refs) this.fromReference(ref, fn, file, name!, { ...w, seen }, out);
