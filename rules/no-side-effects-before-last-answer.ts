@@ -112,9 +112,14 @@ export default createRule<Options, MessageIds>({
       ...(codePathListeners as unknown as TSESLint.RuleListener),
       CallExpression(node): void {
         if (recordAsk(node)) return;
-        let effect: CallEffect | undefined | null = null;
+        // Classified at most once, and only if some function on the lift chain turns out to ask.
+        let classified = false;
+        let effect: CallEffect | undefined;
         recordCandidate(node, (fn) => {
-          effect ??= callEffect(sourceCode, node, patterns);
+          if (!classified) {
+            effect = callEffect(sourceCode, node, patterns);
+            classified = true;
+          }
           if (!effect) return undefined;
           return !effect.mutates || writesOutside(sourceCode, effect.mutates, fn) ? effect.what : undefined;
         });
