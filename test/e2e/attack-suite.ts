@@ -40,6 +40,7 @@ const TARGETS: readonly { fixture: E2eFixture; otherArguments?: Call }[] = [
   { fixture: fixtureNamed('export-capability'), otherArguments: { kind: 'tool', name: 'export_report', arguments: { report: 'payroll' } } },
   { fixture: fixtureNamed('expense-send'), otherArguments: { kind: 'tool', name: 'approve_expense', arguments: { expenseId: 'EXP-311', amount: 8450 } } },
   { fixture: fixtureNamed('calendar-url'), otherArguments: { kind: 'tool', name: 'connect_calendar', arguments: { account: 'mallory@example.com' } } },
+  { fixture: fixtureNamed('digest-publish'), otherArguments: { kind: 'tool', name: 'publish_digest', arguments: { channel: '#all-hands', notes: 'Q3 revenue up 12%; subscriptions drove it.' } } },
   { fixture: fixtureNamed('shared-helper'), otherArguments: { kind: 'tool', name: 'purge_cache', arguments: { target: 'users' } } },
 ];
 
@@ -267,17 +268,19 @@ export function defineAttackSuite(codec: Codec): void {
       });
     }
 
-    it('a state from an earlier step, sent with every answer at once, cannot skip the later steps (refund)', async () => {
-      const fixture = fixtureNamed('refund');
-      const alternating = await manualClient(fixture.name, replicas.A, replicas.B);
-      const retries = await genuineFlow(alternating, fixture, fixture.call);
-      expect(retries.length).toBeGreaterThanOrEqual(2); // dependent asks: one round per step
-      const everyAnswer = Object.assign({}, ...retries.map((r) => r.inputResponses)) as Record<string, unknown>;
-      const onB = await manualClient(fixture.name, replicas.B);
-      for (const earlier of retries.slice(0, -1)) {
-        await expectRefused(onB, fixture.call, { requestState: earlier.requestState, inputResponses: everyAnswer });
-      }
-    });
+    for (const name of ['refund', 'digest-publish']) {
+      it(`a state from an earlier step, sent with every answer at once, cannot skip the later steps (${name})`, async () => {
+        const fixture = fixtureNamed(name);
+        const alternating = await manualClient(fixture.name, replicas.A, replicas.B);
+        const retries = await genuineFlow(alternating, fixture, fixture.call);
+        expect(retries.length).toBeGreaterThanOrEqual(2); // dependent asks: one round per step
+        const everyAnswer = Object.assign({}, ...retries.map((r) => r.inputResponses)) as Record<string, unknown>;
+        const onB = await manualClient(fixture.name, replicas.B);
+        for (const earlier of retries.slice(0, -1)) {
+          await expectRefused(onB, fixture.call, { requestState: earlier.requestState, inputResponses: everyAnswer });
+        }
+      });
+    }
 
     for (const { fixture, to, why } of SIBLING_TOOLS) {
       it(`a state replayed on another tool of the same server (${fixture.name}: ${why}) is refused`, async () => {

@@ -180,6 +180,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     },
   },
   {
+    name: 'digest-publish',
+    call: { kind: 'tool', name: 'publish_digest', arguments: { channel: '#eng', notes: 'Q3 revenue up 12%; subscriptions drove it.' } },
+    scenarios: {
+      accept: 'Published to #eng: Revenue grew 12% on new subscriptions.',
+      decline: 'Digest for #eng not published (decline)',
+      cancel: 'Digest for #eng not published (cancel)',
+      'invalid-then-valid': 'Published to #eng: Revenue grew 12% on new subscriptions.',
+    },
+    valid: { publish: true },
+    invalid: { publish: 'yes' },
+  },
+  {
     name: 'workspace-roots',
     call: { kind: 'tool', name: 'search_workspace', arguments: { pattern: 'TODO' } },
     scenarios: { roots: 'Searched "TODO" under file:///srv/data, file:///srv/logs' },
@@ -212,27 +224,29 @@ export function contentFor(params: ElicitRequestParams, values: Record<string, s
   return content;
 }
 
+/** The scenario's answers to elicitations; the model always replies and the roots are always listed. */
 export function scriptFor(fixture: E2eFixture, scenario: ScenarioName): AnswerScript {
   const valid = fixture.valid ?? {};
+  const model = { sample: () => SAMPLED_REPLY, roots: CLIENT_ROOTS };
   switch (scenario) {
     case 'accept':
-      return { elicit: (params): ElicitResult => ({ action: 'accept', content: contentFor(params, valid) }) };
+      return { ...model, elicit: (params): ElicitResult => ({ action: 'accept', content: contentFor(params, valid) }) };
     case 'decline':
     case 'cancel':
-      return { elicit: (): ElicitResult => ({ action: scenario }) };
+      return { ...model, elicit: (): ElicitResult => ({ action: scenario }) };
     case 'invalid-then-valid':
       return {
+        ...model,
         elicit: (params, askNumber): ElicitResult => ({
           action: 'accept',
           content: contentFor(params, askNumber === 1 ? (fixture.invalid ?? {}) : valid),
         }),
       };
     case 'sampled':
-      return { sample: () => SAMPLED_REPLY };
     case 'roots':
-      return { roots: CLIENT_ROOTS };
+      return model;
     case 'no-elicitation':
-      return { capabilities: { sampling: {}, roots: {} } };
+      return { ...model, capabilities: { sampling: {}, roots: {} } };
   }
 }
 
