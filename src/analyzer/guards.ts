@@ -93,8 +93,17 @@ function endsWithExit(st: ts.Statement): boolean {
 export function isUnderCapabilityCheck(node: ts.Node, stop: ts.Node): boolean {
   let child: ts.Node = node;
   for (let n = node.parent; n && n !== stop; child = n, n = n.parent) {
-    if (ts.isIfStatement(n) && child !== n.expression && /capabilit/i.test(n.expression.getText())) return true;
-    if (ts.isConditionalExpression(n) && child !== n.condition && /capabilit/i.test(n.condition.getText())) return true;
+    if (ts.isIfStatement(n) && child !== n.expression && CAPABILITY.test(n.expression.getText())) return true;
+    if (ts.isConditionalExpression(n) && child !== n.condition && CAPABILITY.test(n.condition.getText())) return true;
+    if (ts.isBlock(n)) {
+      // `if (!caps?.elicitation) return fallback;` before the ask
+      for (const st of n.statements) {
+        if (st === child) break;
+        if (ts.isIfStatement(st) && endsWithExit(st.thenStatement) && CAPABILITY.test(st.expression.getText())) return true;
+      }
+    }
   }
   return false;
 }
+
+const CAPABILITY = /capabilit/i;

@@ -253,6 +253,30 @@ describe('analyze: bad input', () => {
 });
 
 describe('analyze: notes on auto sites', () => {
+  it('notes a capability fallback written as an early return before the ask', () => {
+    const { root, paths } = project({
+      'early.ts': [
+        `import { McpServer } from '@modelcontextprotocol/server';`,
+        `const s = new McpServer({ name: 'e', version: '1' });`,
+        `s.registerTool('t', {}, async (ctx) => {`,
+        `  if (!s.server.getClientCapabilities()?.elicitation) return { content: [{ type: 'text', text: 'default' }] };`,
+        `  const a = ${ELICIT};`,
+        `  return { content: [] };`,
+        `});`,
+        `s.registerTool('u', {}, async (ctx) => {`,
+        `  if (!ctx) return { content: [] };`,
+        `  const a = ${ELICIT};`,
+        `  return { content: [] };`,
+        `});`,
+      ].join('\n'),
+    });
+    const { report } = analyze({ cwd: root, files: paths });
+    expect(report.sites.map((s) => [s.handler?.name, s.portability, s.reasons])).toEqual([
+      ['t', 'auto', ['capability-fallback']],
+      ['u', 'auto', []],
+    ]);
+  });
+
   it('marks an ask under a client-capability check as auto with a capability-fallback note', () => {
     const file = resolve(import.meta.dirname, '../../fixtures/sites/guarded.ts');
     const { report } = analyze({ cwd: resolve(import.meta.dirname, '../..'), files: [file] });
