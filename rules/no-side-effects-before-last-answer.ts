@@ -1,9 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { MRTR_API } from '../src/vocabulary.js';
-import { unwrap } from './lib/expressions.js';
+import { unwrap, unwrapAwait } from './lib/expressions.js';
 import { isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
-import { localFunction, returnedExpressions } from './lib/resolve.js';
+import { localFunction, returnedExpressions, singleValueOf } from './lib/resolve.js';
 import type { FunctionNode } from './lib/resolve.js';
 import { callEffect, compilePatterns, targetText, within, writesOutside } from './lib/side-effects.js';
 import type { CallEffect, EffectPatterns } from './lib/side-effects.js';
@@ -31,6 +31,8 @@ interface Candidate extends Event {
 
 interface Event {
   readonly node: TSESTree.Node;
+  /** For asks: the expression that builds the input-required value (the ask itself, or a variable's initialiser). */
+  readonly builtBy?: TSESTree.Node;
   /** Every live segment at the event (a `finally` block runs on several paths at once). */
   readonly segments: readonly Segment[];
   /** Traversal order: within one segment, execution order. */
@@ -127,6 +129,16 @@ export default createRule<Options, MessageIds>({
       ObjectExpression(node): void {
         if (isInputRequiredObject(node)) recordAsk(node);
       },
+      ReturnStatement(node): void {
+        // `const result = inputRequired(...); return result;`: the ask happens at the return.
+        const frame = frames.at(-1);
+        const returned = node.argument && unwrapAwait(node.argument);
+        if (!frame || returned?.type !== AST_NODE_TYPES.Identifier) return;
+        const value = singleValueOf(sourceCode, returned);
+        if (value && askExpressions(value).some((e) => isAskValue(e, 0))) {
+          frame.asks.push({ node: returned, builtBy: unwrapAwait(value), segments: live(frame), order: order++ });
+        }
+      },
       AssignmentExpression(node): void {
         recordWrite(node, node.left, 'assignment to');
       },
@@ -180,8 +192,10 @@ export default createRule<Options, MessageIds>({
         if (reported.has(candidate.node)) continue;
         const what = candidate.describe(frame.node);
         if (what === undefined) continue;
+        // The call that builds a held ask (`const r = await askHelper(); … return r`) is the ask, not an effect.
+        if (frame.asks.some((a) => a.builtBy === candidate.node)) continue;
         const effect = { ...candidate, what };
-        const insideAsk = frame.asks.find((a) => within(effect.node, a.node));
+        const insideAsk = frame.asks.find((a) => within(effect.node, a.builtBy ?? a.node));
         if (insideAsk) {
           report(effect, 'duringAsk', insideAsk);
           continue;

@@ -117,12 +117,25 @@ async function h(ctx: Ctx, items: string[]) {
   const asks = items.map((i) => ${ASK});
   return { content: [], asks };
 }`,
-    // Valid because: TODO known false negative: the ask is held in a variable before it is returned.
+    // Valid because: a helper that may return the ask is awaited and its result returned when it is one:
+    // the awaited helper call is the ask itself (the helper-asks transform writes this shape).
     `
+async function confirmDelete(ctx: Ctx): Promise<boolean | InputRequiredResult> {
+  if (!ctx.answer) return ${ASK};
+  return true;
+}
+server.registerTool('delete', {}, async ({ path }, ctx) => {
+  const ok = await confirmDelete(ctx);
+  if (isInputRequiredResult(ok)) return ok;
+  await fs.promises.rm(path);
+  return { content: [] };
+});`,
+    // Valid because: TODO known false negative: an ask built in a helper defined in another file.
+    `
+import { askConfirm } from './asks.js';
 async function h(ctx: Ctx) {
   await db.insert(1);
-  const result = ${ASK};
-  return result;
+  return askConfirm();
 }`,
   ],
   invalid: [
@@ -293,6 +306,27 @@ async function h(ctx: Ctx, op: string) {
   return {};
 }`,
       errors: [{ messageId: 'beforeAsk', line: 5, column: 13, data: { what: 'awaited call \`rooms.reserve(...)\`', askLine: '7' } }],
+    },
+    // Invalid because: the ask is held in a variable and returned later; the write before it still reruns.
+    {
+      code: `
+async function h(ctx: Ctx) {
+  await db.insert(1);
+  const result = ${ASK};
+  if (!ctx.answer) return result;
+  return {};
+}`,
+      errors: [{ messageId: 'beforeAsk', line: 3, column: 9, data: { what: 'write \`db.insert(...)\`', askLine: '5' } }],
+    },
+    // Invalid because: an effect inside a held ask's arguments runs on every asking round.
+    {
+      code: `
+async function h(ctx: Ctx) {
+  const result = inputRequired({ inputRequests: {}, requestState: await store.put(ctx.id) });
+  if (!ctx.answer) return result;
+  return {};
+}`,
+      errors: [{ messageId: 'duringAsk', line: 3, column: 73, data: { what: 'write \`store.put(...)\`', askLine: '4' } }],
     },
     // Invalid because: effectCallees makes a built-in read an effect (getOrCreate writes).
     {
