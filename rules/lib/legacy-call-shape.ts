@@ -68,13 +68,13 @@ function aliasedChain(sourceCode: Readonly<TSESLint.SourceCode>, id: TSESTree.Id
         : init;
     if (target?.type !== AST_NODE_TYPES.MemberExpression) return undefined;
     const chain = memberPath(target);
-    return LEGACY_METHODS.some((m) => m.name === chain.at(-1)) ? chain : undefined;
+    return LEGACY_NAMES.has(chain.at(-1) ?? '') ? chain : undefined;
   }
   if (def.node.id.type === AST_NODE_TYPES.ObjectPattern) {
     for (const prop of def.node.id.properties) {
       if (prop.type !== AST_NODE_TYPES.Property || prop.value !== def.name) continue;
       const key = prop.computed ? undefined : prop.key.type === AST_NODE_TYPES.Identifier ? prop.key.name : staticString(prop.key);
-      if (key && LEGACY_METHODS.some((m) => m.name === key)) return [...memberPath(init), key];
+      if (key && LEGACY_NAMES.has(key)) return [...memberPath(init), key];
     }
   }
   return undefined;
