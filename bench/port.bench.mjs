@@ -14,12 +14,14 @@
  * diffs). `work` = time inside the child after its modules are loaded; `cpu` = the child's CPU time
  * (user + system, all threads) over the same span, which the machine's load disturbs far less than
  * wall time; `wall` = spawn to exit. The port child also times its analyze and transform stages
- * (wrapped dependencies), so the share of the per-file transforms is visible.
+ * (wrapped dependencies), so the share of the per-file transforms is visible. Modules the runner loads
+ * lazily are loaded before the clock when this corpus needs them (the v1 migration: ts-morph and the
+ * codemod, only when a file imports SDK v1), so `wall` still shows what a run of that corpus loads.
  * Goal: port --dry-run ≤ 1.5× analyze (only files with sites are re-printed), median of paired rounds.
  *
  * Usage: npm run bench -- port   (or: node bench/port.bench.mjs); rounds: BENCH_ROUNDS (default 7).
  */
-import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -35,13 +37,13 @@ const REAL_FILES = 3000;
 const GENERATED_FILES = 20;
 
 if (process.argv[2] === '--child') {
-  await child(process.argv[3], process.argv[4], process.argv[5]);
+  await child(process.argv[3], process.argv[4], process.argv[5], process.argv[6] === '--v1');
 } else {
-  parent(Number(process.env.BENCH_ROUNDS ?? 7));
+  await parent(Number(process.env.BENCH_ROUNDS ?? 7));
 }
 
 /** One measurement in its own process: prints { workMs, maxRssBytes, ... } as one JSON line. */
-async function child(mode, dist, cwd) {
+async function child(mode, dist, cwd, hasV1) {
   const load = (rel) => import(pathToFileURL(join(dist, rel)).href);
   if (mode === 'analyze') {
     const [{ discoverFiles }, { analyze }] = await Promise.all([load('src/port/discover.js'), load('src/analyzer/index.js')]);
@@ -53,8 +55,10 @@ async function child(mode, dist, cwd) {
     print({ workMs, cpuMs: cpuMsSince(c0), files: files.length, sites: report.sites.length });
   } else {
     const [{ runPort }, { loadDefaultDependencies }] = await Promise.all([load('src/port/index.js'), load('src/port/dependencies.js')]);
-    // the runner loads its stages lazily: load them before the clock starts, as the analyze side does
+    // the runner loads its stages lazily: load the ones this corpus needs before the clock starts, as the
+    // analyze side does (ts-morph and the codemod load only when some file imports SDK v1)
     const loaded = await loadDefaultDependencies();
+    if (hasV1) await load('src/port/v1-migration.js');
     const stageMs = { analyze: 0, transform: 0 };
     const timed = (stage, fn) => (...args) => {
       const s = performance.now();
@@ -91,8 +95,9 @@ function print(data) {
   console.log(JSON.stringify({ ...data, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
 }
 
-function parent(rounds) {
+async function parent(rounds) {
   const dist = compile();
+  const { isV1Source } = await import(pathToFileURL(join(dist, 'src/port/v1-detect.js')).href);
   const corpora = [
     { name: '(a) real + MCP SDK sources', dir: join(work, 'corpus-a'), withSdk: true },
     // without the SDK's own files (its bundled examples hold legacy calls): only the generated files have sites
@@ -104,11 +109,12 @@ function parent(rounds) {
   const loads = [];
   for (const c of corpora) {
     const size = buildCorpus(c.dir, c.withSdk);
+    const v1 = size.paths.some((f) => isV1Source(readFileSync(f, 'utf8'))) ? ['--v1'] : [];
     loads.push(loadavg()[0]);
     const r = pairedRounds(
       [
         { name: 'analyze', argv: [fileURLToPath(import.meta.url), '--child', 'analyze', dist, c.dir] },
-        { name: 'port', argv: [fileURLToPath(import.meta.url), '--child', 'port', dist, c.dir] },
+        { name: 'port', argv: [fileURLToPath(import.meta.url), '--child', 'port', dist, c.dir, ...v1] },
       ],
       rounds,
     );
@@ -173,6 +179,7 @@ function buildCorpus(dir, withSdk) {
   const step = Math.max(1, Math.floor(all.length / REAL_FILES));
   const picked = all.filter((_, i) => i % step === 0).slice(0, REAL_FILES);
   let bytes = 0;
+  const paths = [];
   for (const file of picked) {
     const rel = relative(nodeModules, file)
       .split(sep)
@@ -181,9 +188,10 @@ function buildCorpus(dir, withSdk) {
     const to = join(dir, 'vendor', rel);
     mkdirSync(dirname(to), { recursive: true });
     copyFileSync(file, to);
+    paths.push(to);
     bytes += statSync(file).size;
   }
   const generated = generateMcpCorpus(join(dir, 'server'), GENERATED_FILES);
   for (const f of generated) bytes += statSync(f).size;
-  return { files: picked.length + generated.length, real: picked.length, generated: generated.length, bytes };
+  return { files: picked.length + generated.length, real: picked.length, generated: generated.length, bytes, paths: [...paths, ...generated] };
 }
