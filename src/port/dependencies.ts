@@ -3,10 +3,13 @@
  * entry point and the continuation helper template. Loaded on first use; a test (or an embedder) can
  * replace any of them through `runPort({ dependencies })`, e.g. to inject a transform that throws.
  */
-import { readFileSync } from 'node:fs';
 import type ts from 'typescript';
-import type { AnalysisReport } from '../analyzer/model.js';
-import type { HandlerKind } from '../vocabulary.js';
+import type { PortOptions, PortSourceInput, SiteInstruction } from '../../transforms/index.js';
+import type { AnalyzeResult } from '../analyzer/index.js';
+
+export type { PortOptions, SiteInstruction };
+/** What the transform entry point takes: one file's text, its sites and the port options. */
+export type TransformInput = PortSourceInput;
 
 export interface DiscoverResult {
   files: string[];
@@ -14,30 +17,8 @@ export interface DiscoverResult {
   empty: string[];
 }
 
-export interface AnalyzeResultLike {
-  report: AnalysisReport;
-  handlers?: ReadonlyArray<{ file: string; kind: HandlerKind; name: string | null; start: number; end: number; siteIndexes: number[] }>;
-}
-
-export interface SiteInstruction {
-  line: number;
-  column: number;
-  portability: 'auto' | 'manual' | 'unportable' | 'guarded';
-  reasons: string[];
-}
-
-export interface PortOptions {
-  codec: 'aead' | 'sdk';
-  roots: 'config' | 'ask';
-  continuationImport: string;
-}
-
-export interface TransformInput {
-  source: string;
-  path: string;
-  sites?: readonly SiteInstruction[];
-  options: PortOptions;
-}
+/** The analyzer's result; `handlers` is optional so a stand-in analyzer can leave it out. */
+export type AnalyzeResultLike = Pick<AnalyzeResult, 'report'> & Partial<Pick<AnalyzeResult, 'handlers'>>;
 
 export interface HelperTemplate {
   /** File name written next to the sources, e.g. `mrtr-continuation.ts`. */
@@ -74,27 +55,6 @@ export async function loadDefaultDependencies(): Promise<PortDependencies> {
     discoverFiles: (o) => discover.discoverFiles({ cwd: o.cwd, paths: [...o.paths], ignore: [...o.ignore] }),
     analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files, texts: o.texts, onTree: o.onTree }),
     transform: (input) => transforms.applyPortSource(input),
-    helperTemplate(codec) {
-      if (codec === 'aead') return { fileName: template.CONTINUATION_FILE_NAME, text: template.continuationTemplate() };
-      const fileName = template.CONTINUATION_FILE_NAME.replace(/\.ts$/, '-sdk.ts');
-      const sdk = (template as Record<string, unknown>).sdkContinuationTemplate;
-      return { fileName, text: typeof sdk === 'function' ? String(sdk()) : readRuntimeFile(fileName) };
-    },
+    helperTemplate: (codec) => ({ fileName: template.CONTINUATION_SOURCES[codec], text: template.continuationTemplate(codec) }),
   };
-}
-
-/**
- * A helper variant the runtime keeps beside the default one, for a runtime module that exports no
- * template function for it: read from `src/runtime` (tsx, vitest) or, from `dist/src/port`, from the
- * `src/runtime` the package ships.
- */
-function readRuntimeFile(fileName: string): string {
-  for (const candidate of [new URL(`../runtime/${fileName}`, import.meta.url), new URL(`../../../src/runtime/${fileName}`, import.meta.url)]) {
-    try {
-      return readFileSync(candidate, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  throw new Error(`--codec sdk: the runtime helper ${fileName} is not installed with mrtr-port`);
 }
