@@ -18,7 +18,7 @@ import { SDK_PACKAGES } from '../src/vocabulary.js';
 import { parseProgram, walk, declaredNames, type Node } from './lib/ast.js';
 import type { PortOptions } from './lib/context.js';
 import { runAsJscodeshift, type FileInfo } from './lib/jscodeshift-module.js';
-import { SourceText, quoteString, type Edit } from './lib/source-text.js';
+import { SourceText, quoteString, type Edit, type SourceStyle } from './lib/source-text.js';
 
 /** Names ported code uses, by the module that exports them. */
 const SERVER_VALUES = ['CLIENT_CAPABILITIES_META_KEY', 'inputRequired', 'inputResponse', 'isInputRequiredResult'];
@@ -44,15 +44,45 @@ export function continuationModule(options: PortOptions): string {
 export function addMissingImports(input: string, parser: 'ts' | 'tsx', options: PortOptions): string {
   const src = new SourceText(input);
   const program = parseProgram(src.text, parser);
-  const { values, types, bound } = usedNames(program);
-  const missing = (names: readonly string[], used: Set<string>): string[] => names.filter((n) => used.has(n) && !bound.has(n)).sort(byName);
-  const serverValues = missing(SERVER_VALUES, values);
-  const serverTypes = missing(SERVER_TYPES, types);
-  const runtimeValues = missing(RUNTIME_VALUES, values);
-  const runtimeTypes = missing(RUNTIME_TYPES, types);
-  if (serverValues.length + serverTypes.length + runtimeValues.length + runtimeTypes.length === 0) return input;
+  const edits = importEdits(program, src.text, src.style, missingNames(usedNames(program)), options);
+  return edits.length === 0 ? input : src.apply(edits);
+}
 
-  const { style } = src;
+/** Every name an import may add: a use of another name can never change what is missing. */
+export const IMPORTABLE_NAMES: ReadonlySet<string> = new Set([...SERVER_VALUES, ...SERVER_TYPES, ...RUNTIME_VALUES, ...RUNTIME_TYPES]);
+export const IMPORTABLE_VALUES: ReadonlySet<string> = new Set([...SERVER_VALUES, ...RUNTIME_VALUES]);
+
+export interface NameUses {
+  values: ReadonlySet<string>;
+  types: ReadonlySet<string>;
+  bound: ReadonlySet<string>;
+}
+
+export interface MissingNames {
+  serverValues: string[];
+  serverTypes: string[];
+  runtimeValues: string[];
+  runtimeTypes: string[];
+}
+
+export function missingNames({ values, types, bound }: NameUses): MissingNames {
+  const missing = (names: readonly string[], used: ReadonlySet<string>): string[] => names.filter((n) => used.has(n) && !bound.has(n)).sort(byName);
+  return {
+    serverValues: missing(SERVER_VALUES, values),
+    serverTypes: missing(SERVER_TYPES, types),
+    runtimeValues: missing(RUNTIME_VALUES, values),
+    runtimeTypes: missing(RUNTIME_TYPES, types),
+  };
+}
+
+/**
+ * The edits that import `missing`, placed against `program`'s import declarations (offsets into
+ * `text`, the text `program` was parsed from) and written in `style`.
+ */
+export function importEdits(program: Node, text: string, style: SourceStyle, missing: MissingNames, options: PortOptions): Edit[] {
+  const { serverValues, serverTypes, runtimeValues, runtimeTypes } = missing;
+  if (serverValues.length + serverTypes.length + runtimeValues.length + runtimeTypes.length === 0) return [];
+
   const imports = (program.body as Node[]).filter((s) => s.type === 'ImportDeclaration');
   const edits: Edit[] = [];
   const newLines: string[] = [];
@@ -84,11 +114,11 @@ export function addMissingImports(input: string, parser: 'ts' | 'tsx', options: 
       edits.push({ start: anchor.end, end: anchor.end, text: newLines.map((l) => style.eol + l).join(''), order: 1 });
     } else {
       const first = (program.body as Node[])[0];
-      const at = first ? first.start : src.text.length;
+      const at = first ? first.start : text.length;
       edits.push({ start: at, end: at, text: newLines.join(style.eol) + style.eol + (first ? style.eol : '') });
     }
   }
-  return src.apply(edits);
+  return edits;
 }
 
 function byName(a: string, b: string): number {
@@ -107,42 +137,50 @@ function appendSpecifiers(d: Node, names: string[]): Edit {
 }
 
 /** Value and type names referenced, and every name the file binds (imports and declarations). */
-function usedNames(program: Node): { values: Set<string>; types: Set<string>; bound: Set<string> } {
+export function usedNames(program: Node): NameUses {
   const values = new Set<string>();
   const types = new Set<string>();
   const bound = new Set<string>();
+  visitNameUses(program, (name, kind) => (kind === 'value' ? values : kind === 'type' ? types : bound).add(name));
+  return { values, types, bound };
+}
+
+/**
+ * Each use `usedNames` counts: `node` is the identifier (or type reference, or import specifier),
+ * `context` the node whose shape decides how it counts (the parent, or the declaration that binds).
+ */
+export function visitNameUses(program: Node, use: (name: string, kind: 'value' | 'type' | 'bound', node: Node, context: Node) => void): void {
   walk(program, (n, ancestors) => {
     const parent = ancestors[ancestors.length - 1];
     switch (n.type) {
       case 'ImportSpecifier':
       case 'ImportDefaultSpecifier':
       case 'ImportNamespaceSpecifier':
-        bound.add(n.local.name as string);
+        use(n.local.name as string, 'bound', n, parent);
         break;
       case 'VariableDeclaration':
       case 'FunctionDeclaration':
       case 'ClassDeclaration':
-        for (const name of declaredNames(n)) bound.add(name);
+        for (const name of declaredNames(n)) use(name, 'bound', n, n);
         break;
       case 'TSTypeAliasDeclaration':
       case 'TSInterfaceDeclaration':
       case 'TSEnumDeclaration':
-        bound.add(n.id.name as string);
+        use(n.id.name as string, 'bound', n, n);
         break;
       case 'TSTypeReference':
-        if ((n.typeName as Node).type === 'Identifier') types.add(n.typeName.name as string);
+        if ((n.typeName as Node).type === 'Identifier') use(n.typeName.name as string, 'type', n, parent ?? n);
         break;
       case 'Identifier': {
         if (!parent) break;
         if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === n && !parent.computed) break;
         if ((parent.type === 'ObjectProperty' || parent.type === 'ObjectMethod') && parent.key === n && !parent.computed && !parent.shorthand) break;
         if (parent.type === 'TSTypeReference' || parent.type.startsWith('Import')) break;
-        values.add(n.name as string);
+        use(n.name as string, 'value', n, parent);
         break;
       }
     }
   });
-  return { values, types, bound };
 }
 
 export const parser = 'ts';

@@ -1,6 +1,7 @@
 /**
  * One file through the port: prefilter, parse once, run the transforms in order on that parse
- * (their edits are spliced into the original text), then add the imports the new code needs.
+ * (their edits are spliced into the original text), then add the imports the new code needs, found
+ * from that same parse (see imports-from-first-parse.ts; a file it cannot be sure of is parsed again).
  * The order is explained in transforms/index.ts.
  */
 import { insertMarkers } from '../../src/port/markers.js';
@@ -15,6 +16,7 @@ import type { EnabledTransforms, PortContext, PortOptions, PortSourceResult, Sit
 import { findLegacyCalls, type LegacyCall } from './legacy-calls.js';
 import { handlerReferences } from './handlers.js';
 import { SourceText } from './source-text.js';
+import { planImportsFromFirstParse } from './imports-from-first-parse.js';
 
 export interface PortSourceInput {
   source: string;
@@ -23,7 +25,14 @@ export interface PortSourceInput {
   options: PortOptions;
 }
 
-export function portSourceWith(input: PortSourceInput, enabled: EnabledTransforms): PortSourceResult {
+/** How the imports are found: from the transforms' parse (default), or by parsing their output again. */
+export interface ImportPass {
+  mode?: 'first-parse' | 'reparse';
+  /** Called when the first-parse way cannot be sure of a file and it is parsed again. */
+  onReparse?: (path: string, reason: string) => void;
+}
+
+export function portSourceWith(input: PortSourceInput, enabled: EnabledTransforms, importPass: ImportPass = {}): PortSourceResult {
   const unchanged: PortSourceResult = { source: input.source, changed: false, markers: [], notes: [] };
   if (!PREFILTER_NAMES.some((name) => input.source.includes(name)) && !(enabled.imports && onlyImports(enabled))) return unchanged;
 
@@ -65,14 +74,22 @@ export function portSourceWith(input: PortSourceInput, enabled: EnabledTransform
     // two rewrites claimed the same text (e.g. a roots call inside an ask's params): refuse the file whole
     throw new Error(`${input.path}: the transforms produced conflicting edits (${(error as Error).message}); file left unchanged`);
   }
-  if (enabled.imports && (ctx.edits.length > 0 || onlyImports(enabled))) source = addMissingImports(source, parser, input.options);
+  if (enabled.imports && (ctx.edits.length > 0 || onlyImports(enabled))) {
+    const plan = importPass.mode === 'reparse' ? { fallback: 'asked to parse again' } : planImportsFromFirstParse(src, program, ctx.edits, source, input.options);
+    if ('edits' in plan) {
+      if (plan.edits.length > 0) source = src.apply([...ctx.edits, ...plan.edits]);
+    } else {
+      if (importPass.mode !== 'reparse') importPass.onReparse?.(input.path, plan.fallback);
+      source = addMissingImports(source, parser, input.options);
+    }
+  }
   ctx.markers.sort((a, b) => a.line - b.line || a.reason.localeCompare(b.reason));
   return { source, changed: source !== input.source, markers: ctx.markers, notes: ctx.notes };
 }
 
 /** portSource plus the markers inserted at the output lines of their statements. */
-export function applyPortSourceWith(input: PortSourceInput, enabled: EnabledTransforms): string {
-  const result = portSourceWith(input, enabled);
+export function applyPortSourceWith(input: PortSourceInput, enabled: EnabledTransforms, importPass: ImportPass = {}): string {
+  const result = portSourceWith(input, enabled, importPass);
   if (result.markers.length === 0) return result.source;
   const toOutput = mapLines(input.source, result.source);
   return insertMarkers(
