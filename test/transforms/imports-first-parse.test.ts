@@ -54,6 +54,11 @@ describe('imports from the first parse', () => {
     expect(output).toContain('import { bindRequest, continuation, elicitationAnswer }');
   });
 
+  it('sees an importable identifier spelled with a unicode escape', () => {
+    const { reparsed } = portBothWays(tool('  const step = (\\u0063ontinuation: unknown) => \\u0063ontinuation;\n  void step;'));
+    expect(reparsed).toEqual(['continuation is an identifier of the original and in an edit text']);
+  });
+
   it('needs no import for a name the original binds, and still does not parse again', () => {
     const { output, reparsed } = portBothWays(tool('', "import { inputRequired } from './my-own.js';\n"));
     expect(reparsed).toEqual([]);

@@ -33,15 +33,26 @@ export type ImportPlan = { edits: Edit[] } | { fallback: string };
 
 // built on first use: imports.ts and this module import each other through the pipeline
 let namePattern: RegExp | undefined;
+
+/** The importable names `text` holds as whole words (in code, comments or strings alike). */
+function namesIn(text: string): Set<string> {
+  namePattern ??= new RegExp([...IMPORTABLE_NAMES].join('|'), 'g');
+  const found = new Set<string>();
+  for (const m of text.matchAll(namePattern)) {
+    const end = m.index + m[0].length;
+    if (!isNameChar(text[m.index - 1]) && !isNameChar(text[end])) found.add(m[0]);
+  }
+  return found;
+}
+
+function isNameChar(c: string | undefined): boolean {
+  return c !== undefined && (/[A-Za-z0-9_$]/.test(c) || c.charCodeAt(0) >= 0x80);
+}
+
 const DECLARING_WORDS = new Set(['const', 'let', 'var', 'function', 'class', 'interface', 'type', 'enum', 'import', 'export', 'namespace', 'module', 'declare']);
 const PUNCT_BEFORE_CALL = new Set(['(', '=', ':', '?', '!', '...', '&&', '||', '??', '=>', '[', ';', '}']);
 const WORDS_BEFORE_CALL = new Set(['return', 'await', 'throw', 'yield', 'void', 'typeof', 'new', 'case', 'in', 'of', 'else', 'do', 'delete']);
 const BEFORE_TYPE = new Set([':', 'as', 'satisfies', '|', '&', '<']);
-
-function namesIn(text: string): Set<string> {
-  namePattern ??= new RegExp(`(?<![A-Za-z0-9_$\\u0080-\\uffff])(?:${[...IMPORTABLE_NAMES].join('|')})(?![A-Za-z0-9_$\\u0080-\\uffff])`, 'g');
-  return new Set(text.match(namePattern) ?? []);
-}
 
 const replaces = (e: Edit, n: Node): boolean => e.end > e.start && e.start <= n.start && n.end <= e.end;
 const touches = (e: Edit, n: Node): boolean => e.start <= n.end && e.end >= n.start;
@@ -57,7 +68,11 @@ export function planImportsFromFirstParse(src: SourceText, program: Node, edits:
   const bound = new Set<string>();
   const uncertainUses = new Set<string>();
   let boundUncertain: string | undefined;
-  visitNameUses(program, (name, kind, node, context) => {
+  // most legacy files hold no importable name at all: then the original has no use or binding to find
+  // (an identifier may spell its name with \u escapes: then the text cannot tell, so look at every one)
+  const escapes = src.text.includes('\\u');
+  const inOriginalText = escapes ? IMPORTABLE_NAMES : namesIn(src.text);
+  if (inOriginalText.size > 0) visitNameUses(program, (name, kind, node, context) => {
     if (!IMPORTABLE_NAMES.has(name)) return;
     if (edits.some((e) => replaces(e, node))) return;
     if (kind === 'bound') {
@@ -69,9 +84,10 @@ export function planImportsFromFirstParse(src: SourceText, program: Node, edits:
   if (boundUncertain) return { fallback: `an edit touches the declaration of ${boundUncertain}` };
   for (const name of uncertainUses) if (!bound.has(name)) return { fallback: `an edit touches a use of ${name}` };
 
-  const inOriginal = identifiersIn(program, namesIn(src.text));
+  const inOriginal = identifiersIn(program, inOriginalText);
   for (const edit of edits) {
     if (/\bimport\b/.test(edit.text)) return { fallback: 'an edit text holds the word import' };
+    if (escapes && edit.text.includes('\\u') && [...inOriginal].some((n) => !bound.has(n))) return { fallback: 'an edit text holds a \\u escape' };
     const names = [...namesIn(edit.text)].filter((n) => !bound.has(n));
     if (names.length === 0) continue;
     const moved = names.find((n) => inOriginal.has(n));
