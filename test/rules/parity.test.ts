@@ -2,22 +2,22 @@
  * The "analyzer and rule agree" proof. Every file under fixtures/sites/ declares its legacy sites in a
  * header line `// @expect-sites: <line>:<column> <kind>/<form>/<portability>[(reason)], ...` (or `none`).
  * `no-legacy-server-requests` must report exactly the sites that are not `guarded` (era-guarded arms are
- * allowed), and the analyzer, when present, must find the same sites.
+ * allowed), and the analyzer must find the same sites.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import * as tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import rule from '../../rules/no-legacy-server-requests.js';
+import { analyze } from '../../src/analyzer/index.js';
 import plugin from '../../rules/plugin.js';
 import { MARKERS } from '../../src/vocabulary.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const sitesDir = join(root, 'fixtures', 'sites');
-const analyzerEntry = join(root, 'src', 'analyzer', 'index.ts');
 const files = fg.sync('**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}', { cwd: sitesDir, absolute: true }).sort();
 
 interface ExpectedSite {
@@ -39,9 +39,8 @@ describe('fixtures/sites: no-legacy-server-requests reports exactly the non-guar
   }
 });
 
-describe.runIf(existsSync(analyzerEntry))('fixtures/sites: the analyzer finds the sites the rule reports', () => {
-  it('same non-guarded sites per file, and guarded ones only where the header says so', async () => {
-    const { analyze } = (await import(pathToFileURL(analyzerEntry).href)) as typeof import('../../src/analyzer/index.js');
+describe('fixtures/sites: the analyzer finds the sites the rule reports', () => {
+  it('same non-guarded sites per file, and guarded ones only where the header says so', () => {
     const { report } = analyze({ cwd: sitesDir, files });
     for (const file of files) {
       const name = relative(sitesDir, file).split('\\').join('/');
