@@ -255,5 +255,6 @@ export const MARKERS = {
 export const RUNTIME_ENV = {
   keys: 'MRTR_STATE_KEYS',
   ttl: 'MRTR_STATE_TTL_SECONDS',
+  audience: 'MRTR_STATE_AUDIENCE',
   roots: 'MCP_ALLOWED_ROOTS',
 } as const;

@@ -158,6 +158,7 @@ describe.each(VARIANTS)('%s variant', (_variant, modulePath) => {
       const runtime = await freshInstance({}, false);
       expect(runtime.ENV.keys).toBe(RUNTIME_ENV.keys);
       expect(runtime.ENV.ttl).toBe(RUNTIME_ENV.ttl);
+      expect(runtime.ENV.audience).toBe(RUNTIME_ENV.audience);
       expect(runtime.ENV.roots).toBe(RUNTIME_ENV.roots);
     });
   });
