@@ -29,19 +29,16 @@ export interface MarkerScan {
 
 export const SDK_CODEMOD_REASON = 'mcp-codemod-error';
 
-export async function scanMarkers(cwd: string, files: readonly string[]): Promise<MarkerScan> {
+/**
+ * `texts`: the files' contents when the caller already read them (read once per run); files missing
+ * from it are read here.
+ */
+export async function scanMarkers(cwd: string, files: readonly string[], texts?: ReadonlyMap<string, string>): Promise<MarkerScan> {
   const markers: MarkerEntry[] = [];
   let acknowledged = 0;
-  // Sync reads and a byte search before any decoding: 3-7x faster than async utf8 reads on ~1,500 files.
   for (const file of files) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch {
-      continue; // vanished or unreadable since discovery: nothing to count
-    }
-    if (bytes.indexOf(MARKERS.todo) < 0 && bytes.indexOf(MARKERS.sdkCodemod) < 0) continue;
-    const text = bytes.toString('utf8');
+    const text = texts?.get(file) ?? readIfMarked(file);
+    if (text === undefined || (!text.includes(MARKERS.todo) && !text.includes(MARKERS.sdkCodemod))) continue;
     const rel = toReportPath(cwd, file);
     for (const m of findMarkers(text)) {
       if (m.acknowledged) acknowledged++;
@@ -51,6 +48,18 @@ export async function scanMarkers(cwd: string, files: readonly string[]): Promis
   }
   markers.sort((a, b) => compareStrings(a.file, b.file) || a.line - b.line || a.column - b.column);
   return { markers, acknowledged };
+}
+
+/** A file's text if it holds a marker prefix. Sync reads and a byte search before any decoding: 3-7x faster than async utf8 reads on ~1,500 files. */
+function readIfMarked(file: string): string | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined; // vanished or unreadable since discovery: nothing to count
+  }
+  if (bytes.indexOf(MARKERS.todo) < 0 && bytes.indexOf(MARKERS.sdkCodemod) < 0) return undefined;
+  return bytes.toString('utf8');
 }
 
 /**

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { analyze } from '../analyzer/index.js';
+import { readSource } from '../analyzer/source.js';
 import type { AnalysisReport } from '../analyzer/model.js';
 import { discoverFiles, SOURCE_EXTENSIONS } from '../port/discover.js';
 import { EXIT_CODES, UsageError } from './exit-codes.js';
@@ -76,12 +77,14 @@ async function run(command: CommandName, options: RunOptions): Promise<RunResult
   const long = discovered.files.length >= LONG_RUN_FILES;
   if (long) options.onProgress?.(`analyzing ${discovered.files.length} files…`);
   t0 = performance.now();
-  const { report: analyzed } = await analyze({ cwd, files: discovered.files });
+  // each file is read once: the analyzer and the marker scan share the texts
+  const texts = readTexts(discovered.files);
+  const { report: analyzed } = await analyze({ cwd, files: discovered.files, texts });
   const analyzeMs = performance.now() - t0;
 
   if (long) options.onProgress?.('looking for markers…');
   t0 = performance.now();
-  const scan = await scanMarkers(cwd, discovered.files);
+  const scan = await scanMarkers(cwd, discovered.files, texts);
   const markersMs = performance.now() - t0;
 
   const report = withSymlinkSkips(analyzed, cwd, discovered.symlinks);
@@ -102,6 +105,16 @@ async function run(command: CommandName, options: RunOptions): Promise<RunResult
     output: REPORTERS[format](report, context),
     timings: { discover: discoverMs, analyze: analyzeMs, markers: markersMs },
   };
+}
+
+/** The readable files' texts; an unreadable one is left out, and the analyzer then reports its read error. */
+function readTexts(files: readonly string[]): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const file of files) {
+    const read = readSource(file);
+    if (read.ok) texts.set(file, read.text);
+  }
+  return texts;
 }
 
 export function checkFails(report: AnalysisReport, markers: readonly MarkerEntry[]): boolean {
