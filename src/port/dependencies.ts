@@ -8,6 +8,26 @@ import type { PortOptions, PortSourceInput, SiteInstruction } from '../../transf
 import type { AnalyzeResult } from '../analyzer/index.js';
 
 export type { PortOptions, SiteInstruction };
+
+/**
+ * How one ported file reaches the runtime helpers, decided per file by the runner's helper stage
+ * (src/port/helper-file.ts) and written by the transforms' import writer. Every runtime name a ported
+ * file uses (`resumable`, `once`, `elicit`, …, and `rootsFromConfig` for retired roots) is imported
+ * from the flow file; the flow file reaches the continuation (and claim-store) file itself.
+ */
+export interface HelperImportOptions {
+  /**
+   * The flow helper's module specifier exactly as this file must write it: relative, in the file's
+   * suffix style, and always with the real extension in JavaScript (`./mrtr-flow.js`, `../mrtr-flow`,
+   * `./mrtr-flow.mjs`, `./lib/mrtr-flow.cjs`).
+   */
+  flowImport: string;
+  /**
+   * The file's module system: `esm` → `import { a, b } from '<flowImport>';`;
+   * `cjs` → `const { a, b } = require('<flowImport>');` (a CommonJS file never gets an `import` line).
+   */
+  module: 'esm' | 'cjs';
+}
 /** What the transform entry point takes: one file's text, its sites and the port options. */
 export type TransformInput = PortSourceInput;
 

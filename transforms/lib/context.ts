@@ -6,6 +6,7 @@ import { REASONS, isReasonId } from '../../src/analyzer/reasons.js';
 import type { Node } from './ast.js';
 import type { LegacyCall } from './legacy-calls.js';
 import type { Edit, SourceText } from './source-text.js';
+import type { HelperImportOptions } from '../../src/port/dependencies.js';
 
 export interface SiteInstruction {
   line: number;
@@ -15,7 +16,8 @@ export interface SiteInstruction {
   reasons: string[];
 }
 
-export interface PortOptions {
+/** `flowImport` and `module`: see HelperImportOptions (optional until the new engine reads them). */
+export interface PortOptions extends Partial<HelperImportOptions> {
   codec: 'aead' | 'sdk';
   roots: 'config' | 'ask';
   /** e.g. './mrtr-continuation.js'; the runner computes it per file (relative path + suffix style). */
