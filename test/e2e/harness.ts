@@ -27,6 +27,14 @@ const RUNTIME_FILES = {
   sdk: 'mrtr-continuation-sdk.ts',
 } as const;
 
+/** The flow runtime ported handlers import (it imports the continuation file of the codec). */
+const FLOW_FILE = 'mrtr-flow.ts';
+
+export function flowRuntimeFor(codec: Codec): string {
+  const text = readFileSync(join(REPO_ROOT, 'src/runtime', FLOW_FILE), 'utf8');
+  return codec === 'aead' ? text : text.replaceAll("'./mrtr-continuation.js'", "'./mrtr-continuation-sdk.js'");
+}
+
 /** How ported servers seal `requestState`: our AES-GCM continuation, or the SDK's HMAC codec (`--codec sdk`). */
 export type Codec = keyof typeof RUNTIME_FILES;
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -80,8 +88,9 @@ export async function preparePortedSet(names: readonly string[], codec: Codec = 
   mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
   const dir = mkdtempSync(join(REPO_ROOT, '.tmp', 'e2e-'));
   const source = portSource();
-  // the runtime file exactly as `port` writes it next to a user's sources
+  // the runtime files exactly as `port` writes them next to a user's sources (the flow seals through the codec's file)
   copyFileSync(join(REPO_ROOT, 'src/runtime', RUNTIME_FILES[codec]), join(dir, RUNTIME_FILES[codec]));
+  writeFileSync(join(dir, FLOW_FILE), flowRuntimeFor(codec));
   copyFileSync(join(HERE, 'contract.ts'), join(dir, 'contract.ts'));
   const ported = new Map<string, string>();
   for (const name of names) {
