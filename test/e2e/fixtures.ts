@@ -31,6 +31,11 @@ export interface E2eFixture {
   readonly valid?: Record<string, string | number | boolean>;
   /** Content that fails the requestedSchema, by requested property name. */
   readonly invalid?: Record<string, string | number | boolean>;
+  /**
+   * `uuids`: the server makes random UUIDs, so results and effects are compared with each UUID replaced by
+   * its order of first appearance in the run (`<uuid-1>`, …): a value made again on a later round shows.
+   */
+  readonly normalize?: 'uuids';
 }
 
 export const SAMPLED_REPLY: CreateMessageResult = {
@@ -196,6 +201,140 @@ export const FIXTURES: readonly E2eFixture[] = [
     call: { kind: 'tool', name: 'search_workspace', arguments: { pattern: 'TODO' } },
     scenarios: { roots: 'Searched "TODO" under file:///srv/data, file:///srv/logs' },
   },
+  {
+    name: 'hold-booking',
+    call: { kind: 'tool', name: 'book_room', arguments: { room: 'Orion' } },
+    scenarios: {
+      accept: 'Booked Orion as <uuid-1>',
+      decline: 'Booking <uuid-1> not confirmed (decline)',
+      cancel: 'Booking <uuid-1> not confirmed (cancel)',
+      'invalid-then-valid': 'Booked Orion as <uuid-1>',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+    normalize: 'uuids',
+  },
+  {
+    name: 'team-survey',
+    call: { kind: 'tool', name: 'team_survey', arguments: { team: 'core' } },
+    scenarios: {
+      accept: 'Saved: dev, level 3',
+      decline: 'Survey skipped (decline/decline)',
+      cancel: 'Survey skipped (cancel/cancel)',
+      'invalid-then-valid': 'Saved: dev, level 3',
+    },
+    valid: { role: 'dev', level: 3 },
+    invalid: { role: 'boss', level: 9 },
+  },
+  {
+    name: 'config-handler',
+    call: { kind: 'tool', name: 'archive_project', arguments: { project: 'atlas' } },
+    scenarios: {
+      accept: 'Archived atlas',
+      decline: 'atlas kept (decline)',
+      cancel: 'atlas kept (cancel)',
+      'invalid-then-valid': 'Archived atlas',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
+  {
+    name: 'wrapped-tools',
+    call: { kind: 'tool', name: 'rename_branch', arguments: { from: 'main', to: 'trunk' } },
+    scenarios: {
+      accept: 'Renamed main to trunk',
+      decline: 'main not renamed (decline)',
+      cancel: 'main not renamed (cancel)',
+      'invalid-then-valid': 'Renamed main to trunk',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
+  {
+    name: 'try-fallback',
+    call: { kind: 'tool', name: 'file_ticket', arguments: { title: 'Printer on fire' } },
+    scenarios: {
+      accept: 'Filed "Printer on fire" [urgent, hardware]',
+      decline: 'Filed "Printer on fire" [general]',
+      cancel: 'Ticket "Printer on fire" not filed (cancel)',
+      'invalid-then-valid': 'Filed "Printer on fire" [urgent, hardware]',
+      'no-elicitation': 'Filed "Printer on fire" [general, untriaged]',
+    },
+    valid: { tags: 'urgent,hardware' },
+    invalid: { tags: '' },
+  },
+  {
+    name: 'inline-ask',
+    call: { kind: 'tool', name: 'file_issue', arguments: { title: 'Slow login' } },
+    scenarios: {
+      accept: 'Filed "Slow login" as high',
+      decline: '"Slow login" not filed',
+      cancel: '"Slow login" not filed',
+      'invalid-then-valid': 'Filed "Slow login" as high',
+    },
+    valid: { priority: 'high', confirm: true },
+    invalid: { priority: 'urgent', confirm: 'yes' },
+  },
+  {
+    name: 'helper-answer',
+    call: { kind: 'tool', name: 'deploy', arguments: { service: 'api' } },
+    scenarios: {
+      accept: 'Deploying api to staging (rolling)',
+      decline: 'api not deployed',
+      cancel: 'api not deployed',
+      'invalid-then-valid': 'Deploying api to staging (rolling)',
+    },
+    valid: { environment: 'staging', strategy: 'rolling' },
+    invalid: { environment: 'moon', strategy: 'yolo' },
+  },
+  {
+    name: 'sibling-asks',
+    call: { kind: 'tool', name: 'save_contact', arguments: {} },
+    scenarios: {
+      accept: 'Saved Ada <ada@example.com>',
+      decline: 'No contact saved (decline)',
+      cancel: 'No contact saved (cancel)',
+      'invalid-then-valid': 'Saved Ada <ada@example.com>',
+    },
+    valid: { name: 'Ada', email: 'ada@example.com' },
+    invalid: { name: 'A', email: 'not an email' },
+  },
+  {
+    name: 'class-tools',
+    call: { kind: 'tool', name: 'cut_release', arguments: { version: '2.4.0' } },
+    scenarios: {
+      accept: 'Released 2.4.0: Revenue grew 12% on new subscriptions.',
+      decline: '2.4.0 not released (decline)',
+      cancel: '2.4.0 not released (cancel)',
+      'invalid-then-valid': 'Released 2.4.0: Revenue grew 12% on new subscriptions.',
+    },
+    valid: { approve: true },
+    invalid: { approve: 'yes' },
+  },
+  {
+    name: 'loop-asks',
+    call: { kind: 'tool', name: 'prune_branches', arguments: { branches: ['old-1', 'old-2', 'old-3'] } },
+    scenarios: {
+      accept: 'Deleted old-1, old-2, old-3',
+      decline: 'Deleted nothing',
+      cancel: 'Deleted nothing',
+      'invalid-then-valid': 'Deleted old-1, old-2, old-3',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
+  {
+    name: 'standup-prompt',
+    call: { kind: 'prompt', name: 'standup', arguments: {} },
+    scenarios: {
+      accept: 'Write a stand-up update: yesterday fixed the build.',
+      decline: 'Write a stand-up update: yesterday nothing to report.',
+      cancel: 'Write a stand-up update: yesterday nothing to report.',
+      'invalid-then-valid': 'Write a stand-up update: yesterday fixed the build.',
+    },
+    valid: { done: 'fixed the build' },
+    invalid: { done: 'no' },
+  },
 ];
 
 export function fixtureNamed(name: string): E2eFixture {
@@ -292,4 +431,21 @@ export function requestOf(call: Call): { method: 'tools/call' | 'prompts/get' | 
     case 'resource':
       return { method: 'resources/read', params: { uri: call.uri } };
   }
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * A run's result and effects as the legacy and ported runs must agree on them. With `normalize: 'uuids'`
+ * each UUID becomes its order of first appearance in the run, so a value made again shows as a new one.
+ */
+export function comparable<R>(fixture: E2eFixture, result: R, effects: readonly { kind: string; detail: Record<string, unknown> }[]): { result: R; effects: { kind: string; detail: Record<string, unknown> }[] } {
+  const run = { result, effects: effects.map(({ kind, detail }) => ({ kind, detail })) };
+  if (fixture.normalize !== 'uuids') return run;
+  const seen = new Map<string, string>();
+  const text = JSON.stringify(run).replace(UUID, (uuid) => {
+    if (!seen.has(uuid)) seen.set(uuid, `<uuid-${seen.size + 1}>`);
+    return seen.get(uuid)!;
+  });
+  return JSON.parse(text) as typeof run;
 }

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMarkers } from '../../src/port/markers.js';
-import { FIXTURES, MCP_ALLOWED_ROOTS, loadLegacy, perform, scriptFor, type ScenarioName } from './fixtures.js';
-import { portSource, preparePortedSet, runLegacy, runModern, startReplica, untagged, type PortedSet, type Replica } from './harness.js';
+import { FIXTURES, MCP_ALLOWED_ROOTS, comparable, loadLegacy, perform, scriptFor, type ScenarioName } from './fixtures.js';
+import { portSource, portSourceOf, preparePortedSet, runLegacy, runModern, startReplica, untagged, type PortedSet, type Replica } from './harness.js';
 
 const SHARED_KEYS = 'e2e-shared-key-0123456789abcdef-0123456789abcdef';
 const CALL_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe(`ported servers (ported by: ${portSource()}) against the legacy originals`, () => {
   for (const fixture of FIXTURES) {
-    describe(fixture.name, () => {
+    describe(`${fixture.name}${portSourceOf(fixture.name) !== portSource() ? ` (ported by: ${portSourceOf(fixture.name)})` : ''}`, () => {
       it('is ported completely (no todo marker other than a review note)', () => {
         const ported = readFileSync(set.ported.get(fixture.name) ?? '', 'utf8');
         const todo = findMarkers(ported).filter((m) => !REVIEW_ONLY_REASONS.has(m.reason));
@@ -42,15 +42,17 @@ describe(`ported servers (ported by: ${portSource()}) against the legacy origina
           // Legacy elicitInput rejects schema-invalid content with an error, so the reference for
           // invalid-then-valid is the legacy run given only the valid answer.
           const reference = scenario === 'invalid-then-valid' ? 'accept' : scenario;
-          const legacy = await runLegacy(await loadLegacy(fixture.name), scriptFor(fixture, reference), (c) => perform(c, fixture.call));
+          const legacyRun = await runLegacy(await loadLegacy(fixture.name), scriptFor(fixture, reference), (c) => perform(c, fixture.call));
+          const legacy = comparable(fixture, legacyRun.result, legacyRun.effects);
           expect(legacy.result.error).toBeUndefined();
           expect(legacy.result.texts.join('\n')).toContain(expectedText);
 
-          const ported = await runModern(set, replicas, fixture.name, scriptFor(fixture, scenario), (c) => perform(c, fixture.call));
+          const portedRun = await runModern(set, replicas, fixture.name, scriptFor(fixture, scenario), (c) => perform(c, fixture.call));
+          const ported = { ...portedRun, ...comparable(fixture, portedRun.result, untagged(portedRun.effects)) };
           expect(ported.era).toBe('modern');
           expect(ported.result).toEqual(legacy.result);
-          // same effects, same count: exactly once per completed call, none from an asking round
-          expect(untagged(ported.effects)).toEqual(legacy.effects);
+          // same effects, same count, same values: exactly once per completed call, in the legacy order
+          expect(ported.effects).toEqual(legacy.effects);
 
           const rounds = ported.routed.filter((r) => r.method !== undefined && CALL_METHODS.has(r.method));
           for (let i = 1; i < rounds.length; i++) {
@@ -60,17 +62,17 @@ describe(`ported servers (ported by: ${portSource()}) against the legacy origina
           }
 
           if (scenario === 'roots') {
-            expect(legacy.asks.roots).toBe(1);
+            expect(legacyRun.asks.roots).toBe(1);
             expect(ported.asks.roots).toBe(0); // retired to configuration: no round at all
             expect(rounds).toHaveLength(1);
           } else if (scenario === 'no-elicitation') {
             expect(ported.asks).toEqual({ elicit: 0, sample: 0, roots: 0 }); // the fallback, in one round
             expect(rounds).toHaveLength(1);
           } else if (scenario === 'invalid-then-valid') {
-            expect(ported.asks.elicit).toBeGreaterThan(legacy.asks.elicit); // the invalid answer was asked again
+            expect(ported.asks.elicit).toBeGreaterThan(legacyRun.asks.elicit); // the invalid answer was asked again
             expect(rounds.length).toBeGreaterThanOrEqual(3);
           } else {
-            expect(ported.asks).toEqual(legacy.asks);
+            expect(ported.asks).toEqual(legacyRun.asks);
             expect(rounds.length).toBeGreaterThanOrEqual(2);
           }
         });
@@ -78,3 +80,4 @@ describe(`ported servers (ported by: ${portSource()}) against the legacy origina
     });
   }
 });
+
