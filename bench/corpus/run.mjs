@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// `npm run corpus`: scores this checkout's analyze and port on the labelled corpus of real MCP
+// servers (bench/corpus/labels/*.json) whose snapshots are present under /work/.mirror/.
+// Not part of CI: the snapshots are fetched, not shipped. See docs/corpus.md.
+//
+//   npm run corpus [-- --repo <owner/name|part>]... [--dev | --all] [--json] [--keep]
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from './lib/cli-run.mjs';
+import { loadManifest, ManifestError } from './lib/manifest.mjs';
+import { scoreRepo } from './lib/score.mjs';
+import { copyTree, extract, findSnapshot, hasCommit } from './lib/snapshot.mjs';
+import { formatDisagreements, formatTable, total } from './lib/table.mjs';
+
+const LABELS = fileURLToPath(new URL('./labels/', import.meta.url));
+const SCRATCH = process.env.MRTR_CORPUS_SCRATCH ?? '/tmp/mrtr-corpus';
+const USAGE = 'usage: npm run corpus -- [--repo <owner/name|part>]... [--dev | --all] [--json] [--keep]';
+
+function parseArgs(argv) {
+  const opts = { repos: [], dev: false, all: false, json: false, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--repo') {
+      if (!argv[i + 1]) throw new ManifestError(`--repo needs a name\n${USAGE}`);
+      opts.repos.push(argv[++i]);
+    } else if (a === '--dev') opts.dev = true;
+    else if (a === '--all') opts.all = true;
+    else if (a === '--json') opts.json = true;
+    else if (a === '--keep') opts.keep = true;
+    else if (a === '-h' || a === '--help') {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new ManifestError(`unknown argument ${a}\n${USAGE}`);
+  }
+  return opts;
+}
+
+function selectRepos(repos, opts) {
+  if (opts.repos.length) {
+    const picked = repos.filter((r) => opts.repos.some((q) => r.name === q || r.name.toLowerCase().includes(q.toLowerCase())));
+    if (picked.length === 0) throw new ManifestError(`no labelled repository matches ${opts.repos.join(', ')}`);
+    return picked;
+  }
+  return repos.filter((r) => opts.all || r.dev === opts.dev);
+}
+
+/** Extract, analyze, port, port again (dry run): what scoreRepo needs, or why it could not run. */
+function runRepo(repo, note) {
+  const slug = repo.name.replace('/', '+');
+  const base = join(SCRATCH, slug);
+  const origDir = join(base, 'orig');
+  const portDir = join(base, 'port');
+  const snap = findSnapshot(repo.name);
+  if (!snap.gitDir) return { skip: snap.why };
+  if (!hasCommit(snap.gitDir, repo.commit)) return { skip: `labelled commit ${repo.commit.slice(0, 12)} is not in the snapshot` };
+  note(`${repo.name}: extracting ${repo.commit.slice(0, 12)}`);
+  extract(snap.gitDir, repo.commit, repo.include, origDir);
+  copyTree(origDir, portDir);
+  mkdirSync(join(base, 'reports'), { recursive: true });
+  const run = { origDir, portDir, base };
+  note(`${repo.name}: analyze`);
+  run.analyze = runCli(['analyze', '.'], origDir, join(base, 'reports', 'analyze.json'));
+  if (!run.analyze.json) run.failure = `analyze exited ${run.analyze.code}${run.analyze.error ? `: ${run.analyze.error}` : ''} ${run.analyze.stderr}`;
+  note(`${repo.name}: port`);
+  run.port = runCli(['port', '.'], portDir, join(base, 'reports', 'port.json'));
+  if (!run.port.json || run.port.code === 2) run.failure = `${run.failure ? `${run.failure}; ` : ''}port exited ${run.port.code}${run.port.error ? `: ${run.port.error}` : ''} ${run.port.stderr}`;
+  note(`${repo.name}: port again (dry run)`);
+  run.rerun = runCli(['port', '--dry-run', '.'], portDir, join(base, 'reports', 'rerun.json'));
+  return { run };
+}
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const repos = selectRepos(loadManifest(LABELS), opts);
+  const note = (m) => process.stderr.write(`${m}\n`);
+  const scores = [];
+  const skipped = [];
+  for (const repo of repos) {
+    const { run, skip } = runRepo(repo, note);
+    if (skip) {
+      skipped.push({ repo: repo.name, why: skip });
+      note(`${repo.name}: skipped: ${skip}`);
+      continue;
+    }
+    scores.push({ ...scoreRepo(repo, run), author: repo.author, commit: repo.commit });
+    if (!opts.keep) rmSync(run.base, { recursive: true, force: true });
+  }
+  const corpus = scores.filter((s) => !s.dev);
+  const dev = scores.filter((s) => s.dev);
+  const totals = { corpus: total(corpus, `total corpus (${corpus.length} repos)`), dev: total(dev, `total dev (${dev.length} trees)`) };
+  if (opts.json) {
+    console.log(JSON.stringify({ tool: 'mrtr-port-corpus', version: 1, scores, totals, skipped }, null, 2));
+    return;
+  }
+  const rows = [...corpus, ...(corpus.length ? [null, totals.corpus] : []), ...(dev.length ? [null, ...dev, null, totals.dev] : [])];
+  console.log(formatTable(rows));
+  for (const s of skipped) console.log(`skipped ${s.repo}: ${s.why}`);
+  const details = scores.map(formatDisagreements).filter(Boolean);
+  if (details.length) console.log(`\nDisagreements (label vs analyze vs port):\n${details.join('\n')}`);
+}
+
+try {
+  main();
+} catch (e) {
+  if (e instanceof ManifestError) {
+    console.error(`corpus: ${e.message}`);
+    process.exit(2);
+  }
+  throw e;
+}
