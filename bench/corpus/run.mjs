@@ -3,7 +3,7 @@
 // servers (bench/corpus/labels/*.json) whose snapshots are present under /work/.mirror/.
 // Not part of CI: the snapshots are fetched, not shipped. See docs/corpus.md.
 //
-//   npm run corpus [-- --repo <owner/name|part>]... [--dev | --all] [--json] [--keep]
+//   npm run corpus [-- --repo <owner/name|part>]... [--dev | --all] [--json] [--keep] [--verify]
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,14 +11,15 @@ import { runCli } from './lib/cli-run.mjs';
 import { loadManifest, ManifestError } from './lib/manifest.mjs';
 import { scoreRepo } from './lib/score.mjs';
 import { copyTree, extract, findSnapshot, hasCommit } from './lib/snapshot.mjs';
+import { verifyRepo } from './lib/verify-labels.mjs';
 import { formatDisagreements, formatTable, total } from './lib/table.mjs';
 
 const LABELS = fileURLToPath(new URL('./labels/', import.meta.url));
 const SCRATCH = process.env.MRTR_CORPUS_SCRATCH ?? '/tmp/mrtr-corpus';
-const USAGE = 'usage: npm run corpus -- [--repo <owner/name|part>]... [--dev | --all] [--json] [--keep]';
+const USAGE = 'usage: npm run corpus -- [--repo <owner/name|part>]... [--dev | --all] [--json] [--keep] [--verify]';
 
 function parseArgs(argv) {
-  const opts = { repos: [], dev: false, all: false, json: false, keep: false };
+  const opts = { repos: [], dev: false, all: false, json: false, keep: false, verify: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--repo') {
@@ -28,6 +29,7 @@ function parseArgs(argv) {
     else if (a === '--all') opts.all = true;
     else if (a === '--json') opts.json = true;
     else if (a === '--keep') opts.keep = true;
+    else if (a === '--verify') opts.verify = true;
     else if (a === '-h' || a === '--help') {
       console.log(USAGE);
       process.exit(0);
@@ -70,10 +72,27 @@ function runRepo(repo, note) {
   return { run };
 }
 
+/** `--verify`: every label checked against its snapshot; exit 1 when one is wrong. */
+function verifyAll(repos) {
+  let bad = 0;
+  for (const repo of repos) {
+    const problems = verifyRepo(repo);
+    if (problems === null) {
+      console.log(`${repo.name}: skipped (no snapshot with commit ${repo.commit.slice(0, 12)})`);
+      continue;
+    }
+    bad += problems.length;
+    console.log(`${repo.name}: ${repo.sites.length} labels, ${problems.length ? `${problems.length} wrong` : 'all found'}`);
+    for (const p of problems) console.log(`  ${p.id}: ${p.problem}`);
+  }
+  if (bad) process.exitCode = 1;
+}
+
 function main() {
   const opts = parseArgs(process.argv.slice(2));
   const repos = selectRepos(loadManifest(LABELS), opts);
   const note = (m) => process.stderr.write(`${m}\n`);
+  if (opts.verify) return verifyAll(repos);
   const scores = [];
   const skipped = [];
   for (const repo of repos) {

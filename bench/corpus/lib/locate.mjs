@@ -4,9 +4,11 @@
 // asks of which one was ported is told apart.
 import { diffArrays } from 'diff';
 
-// A legacy member access (`.elicitInput`, `.sendRequest(`…) or the URL-elicitation throw. The
-// runtime's own calls (`elicit(…)`, `listRoots()`) are bare, so they never match.
-const LEGACY = /\.\s*(elicitInput|createMessage|requestSampling|listRoots|sendRequest)\b|\.\s*(request|send)\s*(?:<[^>]*>)?\s*\(|\bnew\s+(UrlElicitationRequiredError)\b/g;
+// A legacy member access (`.elicitInput`, `.sendRequest(`…), a bare call of a name the runtime never
+// writes (a destructured `sendRequest(…)`), or the URL-elicitation throw. The runtime's own calls
+// (`elicit(…)`, `sample(…)`, `listRoots()`, `request(…)`) never match: `listRoots`, `request` and `send`
+// count only as members.
+const LEGACY = /\.\s*(elicitInput|createMessage|requestSampling|listRoots|sendRequest)\b|\.\s*(request|send)\s*(?:<[^>]*>)?\s*\(|\bnew\s+(UrlElicitationRequiredError)\b|(?<![\w.$])(elicitInput|createMessage|requestSampling|sendRequest)\s*\(/g;
 const MARKER = /@mrtr-port-todo\(([\w-]+)\)/;
 // How far above a kept call its marker may sit (the marker goes above the whole statement).
 const MARKER_REACH = 25;
@@ -18,7 +20,7 @@ const FORM_CLASS = { ...CLASS, 'url-elicitation-error': 'url' };
 function occurrences(lines, from, to) {
   const out = [];
   for (let i = from; i < to; i++) {
-    for (const m of lines[i].matchAll(LEGACY)) out.push({ line: i, cls: CLASS[m[1] ?? m[2] ?? m[3]] });
+    for (const m of lines[i].matchAll(LEGACY)) out.push({ line: i, cls: CLASS[m[1] ?? m[2] ?? m[3] ?? m[4]] });
   }
   return out;
 }
