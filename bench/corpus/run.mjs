@@ -3,7 +3,7 @@
 // servers (bench/corpus/labels/*.json) whose snapshots are present under /work/.mirror/.
 // Not part of CI: the snapshots are fetched, not shipped. See docs/corpus.md.
 //
-//   npm run corpus [-- --repo <owner/name|part>]... [--dev | --all] [--json] [--keep] [--verify]
+//   npm run corpus [-- --repo <owner/name|part>]... [--dev | --all] [--json] [--keep] [--verify] [--typecheck]
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,15 +11,16 @@ import { runCli } from './lib/cli-run.mjs';
 import { loadManifest, ManifestError } from './lib/manifest.mjs';
 import { scoreRepo } from './lib/score.mjs';
 import { copyTree, extract, findSnapshot, hasCommit } from './lib/snapshot.mjs';
+import { typecheckRepo } from './lib/typecheck.mjs';
 import { verifyRepo } from './lib/verify-labels.mjs';
-import { formatDisagreements, formatTable, total } from './lib/table.mjs';
+import { formatDisagreements, formatTable, formatTypecheck, total } from './lib/table.mjs';
 
 const LABELS = fileURLToPath(new URL('./labels/', import.meta.url));
 const SCRATCH = process.env.MRTR_CORPUS_SCRATCH ?? '/tmp/mrtr-corpus';
-const USAGE = 'usage: npm run corpus -- [--repo <owner/name|part>]... [--dev | --all] [--json] [--keep] [--verify]';
+const USAGE = 'usage: npm run corpus -- [--repo <owner/name|part>]... [--dev | --all] [--json] [--keep] [--verify] [--typecheck]';
 
 function parseArgs(argv) {
-  const opts = { repos: [], dev: false, all: false, json: false, keep: false, verify: false };
+  const opts = { repos: [], dev: false, all: false, json: false, keep: false, verify: false, typecheck: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--repo') {
@@ -30,6 +31,7 @@ function parseArgs(argv) {
     else if (a === '--json') opts.json = true;
     else if (a === '--keep') opts.keep = true;
     else if (a === '--verify') opts.verify = true;
+    else if (a === '--typecheck') opts.typecheck = true;
     else if (a === '-h' || a === '--help') {
       console.log(USAGE);
       process.exit(0);
@@ -40,7 +42,7 @@ function parseArgs(argv) {
 
 function selectRepos(repos, opts) {
   if (opts.repos.length) {
-    const picked = repos.filter((r) => opts.repos.some((q) => r.name === q || r.name.toLowerCase().includes(q.toLowerCase())));
+    const picked = repos.filter((r) => opts.repos.some((q) => r.tree === q || r.tree.toLowerCase().includes(q.toLowerCase())));
     if (picked.length === 0) throw new ManifestError(`no labelled repository matches ${opts.repos.join(', ')}`);
     return picked;
   }
@@ -48,27 +50,33 @@ function selectRepos(repos, opts) {
 }
 
 /** Extract, analyze, port, port again (dry run): what scoreRepo needs, or why it could not run. */
-function runRepo(repo, note) {
-  const slug = repo.name.replace('/', '+');
+function runRepo(repo, note, opts) {
+  const slug = repo.tree.replace(/[^\w.@-]+/g, '+');
   const base = join(SCRATCH, slug);
   const origDir = join(base, 'orig');
   const portDir = join(base, 'port');
   const snap = findSnapshot(repo.name);
   if (!snap.gitDir) return { skip: snap.why };
   if (!hasCommit(snap.gitDir, repo.commit)) return { skip: `labelled commit ${repo.commit.slice(0, 12)} is not in the snapshot` };
-  note(`${repo.name}: extracting ${repo.commit.slice(0, 12)}`);
-  extract(snap.gitDir, repo.commit, repo.include, origDir);
+  note(`${repo.tree}: extracting ${repo.commit.slice(0, 12)}`);
+  try {
+    extract(snap.gitDir, repo.commit, repo.include, origDir);
+  } catch (e) {
+    // A snapshot can lack large files (they are not fetched): say which, and go on with the others.
+    return { skip: `could not extract ${repo.commit.slice(0, 12)}${repo.include.length ? ` (${repo.include.join(', ')})` : ''}: ${String(e.stderr ?? e.message).trim().split('\n')[0]}` };
+  }
   copyTree(origDir, portDir);
   mkdirSync(join(base, 'reports'), { recursive: true });
   const run = { origDir, portDir, base };
-  note(`${repo.name}: analyze`);
+  note(`${repo.tree}: analyze`);
   run.analyze = runCli(['analyze', '.'], origDir, join(base, 'reports', 'analyze.json'));
   if (!run.analyze.json) run.failure = `analyze exited ${run.analyze.code}${run.analyze.error ? `: ${run.analyze.error}` : ''} ${run.analyze.stderr}`;
-  note(`${repo.name}: port`);
+  note(`${repo.tree}: port`);
   run.port = runCli(['port', '.'], portDir, join(base, 'reports', 'port.json'));
   if (!run.port.json || run.port.code === 2) run.failure = `${run.failure ? `${run.failure}; ` : ''}port exited ${run.port.code}${run.port.error ? `: ${run.port.error}` : ''} ${run.port.stderr}`;
-  note(`${repo.name}: port again (dry run)`);
+  note(`${repo.tree}: port again (dry run)`);
   run.rerun = runCli(['port', '--dry-run', '.'], portDir, join(base, 'reports', 'rerun.json'));
+  if (opts.typecheck) run.typecheck = typecheckRepo(origDir, portDir, (m) => note(`${repo.tree}: ${m}`));
   return { run };
 }
 
@@ -78,11 +86,11 @@ function verifyAll(repos) {
   for (const repo of repos) {
     const problems = verifyRepo(repo);
     if (problems === null) {
-      console.log(`${repo.name}: skipped (no snapshot with commit ${repo.commit.slice(0, 12)})`);
+      console.log(`${repo.tree}: skipped (no snapshot with commit ${repo.commit.slice(0, 12)})`);
       continue;
     }
     bad += problems.length;
-    console.log(`${repo.name}: ${repo.sites.length} labels, ${problems.length ? `${problems.length} wrong` : 'all found'}`);
+    console.log(`${repo.tree}: ${repo.sites.length} labels, ${problems.length ? `${problems.length} wrong` : 'all found'}`);
     for (const p of problems) console.log(`  ${p.id}: ${p.problem}`);
   }
   if (bad) process.exitCode = 1;
@@ -96,13 +104,13 @@ function main() {
   const scores = [];
   const skipped = [];
   for (const repo of repos) {
-    const { run, skip } = runRepo(repo, note);
+    const { run, skip } = runRepo(repo, note, opts);
     if (skip) {
-      skipped.push({ repo: repo.name, why: skip });
-      note(`${repo.name}: skipped: ${skip}`);
+      skipped.push({ repo: repo.tree, why: skip });
+      note(`${repo.tree}: skipped: ${skip}`);
       continue;
     }
-    scores.push({ ...scoreRepo(repo, run), author: repo.author, commit: repo.commit });
+    scores.push({ ...scoreRepo(repo, run), author: repo.author, commit: repo.commit, typecheck: run.typecheck ?? null });
     if (!opts.keep) rmSync(run.base, { recursive: true, force: true });
   }
   const corpus = scores.filter((s) => !s.dev);
@@ -115,6 +123,7 @@ function main() {
   const rows = [...corpus, ...(corpus.length ? [null, totals.corpus] : []), ...(dev.length ? [null, ...dev, null, totals.dev] : [])];
   console.log(formatTable(rows));
   for (const s of skipped) console.log(`skipped ${s.repo}: ${s.why}`);
+  if (opts.typecheck) console.log(`\nType check and start (--typecheck):\n${scores.map(formatTypecheck).join('\n')}`);
   const details = scores.map(formatDisagreements).filter(Boolean);
   if (details.length) console.log(`\nDisagreements (label vs analyze vs port):\n${details.join('\n')}`);
 }

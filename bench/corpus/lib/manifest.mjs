@@ -17,14 +17,14 @@ export function loadManifest(dir) {
   const names = new Set();
   const ids = new Set();
   for (const r of repos) {
-    if (names.has(r.name)) throw new ManifestError(`${r.file}: repository ${r.name} is labelled twice`);
-    names.add(r.name);
+    if (names.has(r.tree)) throw new ManifestError(`${r.file}: ${r.tree} is labelled twice (give the second entry its own "tree" name)`);
+    names.add(r.tree);
     for (const s of r.sites) {
       if (ids.has(s.id)) throw new ManifestError(`${r.file}: site id ${s.id} is used twice`);
       ids.add(s.id);
     }
   }
-  return repos.sort((a, b) => Number(a.dev) - Number(b.dev) || a.name.localeCompare(b.name));
+  return repos.sort((a, b) => Number(a.dev) - Number(b.dev) || a.tree.localeCompare(b.tree));
 }
 
 function checkRepo(raw, file) {
@@ -35,6 +35,7 @@ function checkRepo(raw, file) {
   need(raw && typeof raw === 'object', '(root)', 'must be an object');
   need(typeof raw.repo === 'string' && /^[\w.-]+\/[\w.-]+$/.test(raw.repo), 'repo', 'must be "owner/name"');
   need(typeof raw.commit === 'string' && /^[0-9a-f]{40}$/.test(raw.commit), 'commit', 'must be 40 hex digits');
+  need(raw.tree === undefined || (typeof raw.tree === 'string' && raw.tree.length > 0), 'tree', 'must be a non-empty name');
   need(raw.include === undefined || (Array.isArray(raw.include) && raw.include.every((p) => typeof p === 'string')), 'include', 'must be a list of paths');
   need(Array.isArray(raw.sites), 'sites', 'must be a list');
   const sites = raw.sites.map((s, i) => {
@@ -55,6 +56,8 @@ function checkRepo(raw, file) {
   return {
     file,
     name: raw.repo,
+    // The entry's own name: the repository, or e.g. "owner/name@v1.x" for a second branch of it.
+    tree: raw.tree ?? raw.repo,
     author: raw.author ?? raw.repo.split('/')[0],
     commit: raw.commit,
     include: raw.include ?? [],

@@ -86,7 +86,7 @@ export function scoreRepo(repo, run) {
   const secondRun = (run.rerun?.json?.files ?? []).filter((f) => f.status === 'changed').map((f) => f.file);
 
   return {
-    repo: repo.name,
+    repo: repo.tree,
     dev: repo.dev,
     sites: sites.length,
     testSites: sites.filter((s) => s.test).length,

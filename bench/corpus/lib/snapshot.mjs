@@ -24,11 +24,25 @@ export function hasCommit(gitDir, commit) {
   }
 }
 
-/** Extracts `commit` (only `include` paths when given) into `dest`, emptied first. */
+// Root files a tree needs to be a package (the port places its helper by the nearest package.json;
+// `--typecheck` installs and compiles), kept even when `include` narrows the tree to a few folders.
+const ROOT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', '.gitignore'];
+
+function existsAt(gitDir, commit, path) {
+  try {
+    execFileSync('git', ['--git-dir', gitDir, 'cat-file', '-e', `${commit}:${path}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Extracts `commit` (only `include` paths, plus the root package files, when given) into `dest`, emptied first. */
 export function extract(gitDir, commit, include, dest) {
   rmSync(dest, { recursive: true, force: true });
   mkdirSync(dest, { recursive: true });
-  const archive = execFileSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', commit, '--', ...include], {
+  const paths = include.length ? [...include, ...ROOT_FILES.filter((f) => !include.includes(f) && existsAt(gitDir, commit, f))] : [];
+  const archive = execFileSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', commit, '--', ...paths], {
     maxBuffer: 1 << 30,
   });
   execFileSync('tar', ['-x', '-C', dest], { input: archive, maxBuffer: 1 << 30 });

@@ -79,3 +79,13 @@ export function formatDisagreements(score) {
   if (score.failure) out.push(`  tree failed: ${score.failure}`);
   return out.length ? `${score.repo}\n${out.join('\n')}` : null;
 }
+
+/** One line per repository for `--typecheck`: tsc errors before/after, new ones, start before/after. */
+export function formatTypecheck(score) {
+  const t = score.typecheck;
+  if (!t) return `  ${score.repo}: not run`;
+  if (!t.tried) return `  ${score.repo}: not tried: ${t.why}`;
+  const start = t.start ? `start ${t.start.entry}: before ${t.start.before.started ? 'ok' : t.start.before.detail}, after ${t.start.after.started ? 'ok' : t.start.after.detail}` : 'no entry found';
+  const fresh = t.newErrors.slice(0, 5).map((e) => `\n      new: ${e}`).join('');
+  return `  ${score.repo}: tsc errors ${t.errorsBefore} before, ${t.errorsAfter} after, ${t.newErrors.length} new${t.tscError ? ` (tsc: ${t.tscError})` : ''}; ${start}${fresh}`;
+}

@@ -1,0 +1,53 @@
+// Where a labelled site is after the port (bench/corpus/lib/locate.mjs): ported, marked, kept.
+// Run: node --test bench/corpus/test/
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { locateSites } from '../lib/locate.mjs';
+
+const lines = (...l) => l.join('\n');
+
+test('an unchanged file keeps every site, at the same line', () => {
+  const text = lines('a', 'const r = await ctx.mcpReq.elicitInput({});', 'b');
+  assert.deepEqual(locateSites(text, text, [{ line: 2, form: 'elicitInput' }]), [{ status: 'kept', newLine: 2, marker: null }]);
+});
+
+test('a rewritten call is ported; the runtime call that replaces it is not taken for a legacy one', () => {
+  const before = lines('x', 'const roots = await server.server.listRoots();', 'y');
+  const after = lines('x', 'const roots = await listRoots();', 'y');
+  assert.equal(locateSites(before, after, [{ line: 2, form: 'listRoots' }])[0].status, 'ported');
+});
+
+test('a destructured sendRequest( is followed as a bare call', () => {
+  const before = lines('a', 'const r = await sendRequest({ method: "elicitation/create" }, S);', 'b');
+  const after = lines('a', 'const r = await request({ method: "elicitation/create" });', 'b');
+  assert.equal(locateSites(before, after, [{ line: 2, form: 'sendRequest' }])[0].status, 'ported');
+});
+
+test('a marker written above a kept call marks it, at its new line', () => {
+  const before = lines('a', 'const s = await server.server.createMessage({});', 'b');
+  const after = lines('a', '/* @mrtr-port-todo(raced): decide */', 'const s = await server.server.createMessage({});', 'b');
+  assert.deepEqual(locateSites(before, after, [{ line: 2, form: 'createMessage' }]), [{ status: 'marked', newLine: 3, marker: 'raced' }]);
+});
+
+test('in one changed hunk, the ported ask and the kept ask are told apart by name', () => {
+  const before = lines('x', 'const a = await ctx.mcpReq.elicitInput({}); const b = await server.server.createMessage({});', 'y');
+  const after = lines('x', 'const a = await elicit({}); const b = await server.server.createMessage({});', 'y');
+  const [elicitation, sampling] = locateSites(before, after, [
+    { line: 2, form: 'elicitInput' },
+    { line: 2, form: 'createMessage' },
+  ]);
+  assert.equal(elicitation.status, 'ported');
+  assert.equal(sampling.status, 'kept');
+});
+
+test('a marker belongs to the nearest kept site below it, and reaches at most 25 lines', () => {
+  const filler = Array.from({ length: 30 }, (_, i) => `const f${i} = ${i};`);
+  const before = lines('/* @mrtr-port-todo(raced): far */', ...filler, 'await server.server.listRoots();');
+  assert.equal(locateSites(before, before, [{ line: 32, form: 'listRoots' }])[0].status, 'kept');
+});
+
+test('a labelled line with no legacy member call in a changed hunk is unresolved', () => {
+  const before = lines('a', 'const r = await fn(params);', 'b');
+  const after = lines('a', 'const r = await elicit(params);', 'b');
+  assert.equal(locateSites(before, after, [{ line: 2, form: 'alias' }])[0].status, 'unresolved');
+});
