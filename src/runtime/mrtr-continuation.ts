@@ -12,8 +12,9 @@
  *
  * Environment (read once, on first use; in production also on import):
  *   MRTR_STATE_KEYS         comma-separated secrets, each >= 32 bytes; the first seals, all open (rotation).
- *                           The same value on every replica. Required when NODE_ENV=production.
- *   MRTR_STATE_TTL_SECONDS  how long a sealed state stays valid (default 300).
+ *                           The same value on every replica. Required in production (NODE_ENV=production
+ *                           or prod, any case).
+ *   MRTR_STATE_TTL_SECONDS  how long a sealed state stays valid: whole seconds, 1 to 86400 (default 300).
  *   MRTR_STATE_AUDIENCE     this server's name; states sealed for another audience do not open (default 'mcp-server').
  *   MCP_ALLOWED_ROOTS       roots served by `rootsFromConfig()` instead of asking the client (`roots/list`).
  *
@@ -27,8 +28,9 @@
 /** What seal/open read from a handler context. A `@modelcontextprotocol/server` ServerContext fits. */
 export interface ContinuationContext {
   mcpReq: { method: string };
-  /** The principal: `authInfo.clientId`, and a subject from `authInfo.extra.sub` or `.subject` when present. */
-  http?: { authInfo?: { clientId?: string; extra?: Record<string, unknown> } };
+  /** The principal: `authInfo.clientId` and every claim in `authInfo.extra` except the per-token ones
+   *  (`iat`, `exp`, `nbf`, `auth_time`, `jti`), with their types (`sub: 42` is not `sub: '42'`). */
+  http?: { authInfo?: { clientId?: unknown; extra?: Record<string, unknown> } };
 }
 
 /** The request a state is minted for. Only a digest of it goes into the state, never the arguments. */
@@ -45,37 +47,58 @@ export interface SealedPayload {
   [carried: string]: unknown;
 }
 
+/** An opened state: its payload, and what `claimOnce` needs to let it complete at most once. */
+export interface OpenedState<T> {
+  /** The sealed payload minus `bind`: `{ step, ...carried }`. */
+  payload: T;
+  /** Unique per sealed state: a random nonce sealed inside it (never derived from client input). */
+  id: string;
+  /** When the state dies, in unix seconds (millisecond precision, so possibly fractional). */
+  expiresAt: number;
+}
+
+/** What `open` and `openState` read from the handler context. */
+export type OpenContext = ContinuationContext & { mcpReq: { requestState?: () => unknown } };
+
 export interface Continuation {
   /** A sealed `requestState` string for `payload`; `payload.bind` is stored as a digest only. */
   seal(ctx: ContinuationContext, payload: SealedPayload): Promise<string>;
   /** The payload (minus `bind`) if the state is valid, unexpired, from this audience/principal and minted
    *  for exactly this bind; otherwise undefined. `ctx.mcpReq.requestState()` gives the raw wire string. */
-  open<T extends { step: string } = { step: string; [k: string]: unknown }>(
-    ctx: ContinuationContext & { mcpReq: { requestState?: () => unknown } },
-    bind: Bind,
-  ): Promise<T | undefined>;
+  open<T extends { step: string } = { step: string; [k: string]: unknown }>(ctx: OpenContext, bind: Bind): Promise<T | undefined>;
+  /** Like `open`, with the state's id and expiry for `claimOnce`. Never throws. */
+  openState<T = { step: string; [k: string]: unknown }>(ctx: OpenContext, bind: Bind): Promise<OpenedState<T> | undefined>;
 }
 
 export interface ContinuationOptions {
   /** Secrets, each at least 32 bytes (UTF-8). The first seals; every one opens. */
   keys: readonly string[];
-  /** Validity of a sealed state, in seconds (default 300). */
+  /** Validity of a sealed state, in seconds: more than 0, at most 86400 (default 300). */
   ttlSeconds?: number;
   /** This server's name: a state sealed for another audience does not open (default 'mcp-server'). */
   audience?: string;
-  /** Tolerated clock difference between replicas, in seconds (default 5). */
+  /** Tolerated clock difference between replicas, in seconds (default 5): how far in the future a state may be
+   *  dated, and how much longer than its state a claim lives. Never extends a state past its expiry. */
   clockSlackSeconds?: number;
   /** Clock in milliseconds since the epoch (default `Date.now`); injectable for tests. */
   now?: () => number;
 }
 
-/** `bind` for this request: the method from `ctx`, the tool/prompt/resource name and its arguments. */
+/**
+ * `bind` for this request: the method from `ctx`, the tool/prompt/resource name and its arguments (or
+ * `undefined` when it has none). The arguments must be JSON: a non-finite number, a bigint, a Date or
+ * another non-plain object throws a TypeError naming where it is, here and at seal (bind the request's
+ * arguments as they came off the wire, before a schema coerces them).
+ */
 export function bindRequest(ctx: ContinuationContext, name: string, args: unknown): Bind {
   if (typeof name !== 'string') throw new TypeError('bindRequest: name must be a string');
+  if (args !== undefined) canonicalJson(args, 'bindRequest: args');
   return Object.freeze({ method: String(ctx.mcpReq.method), name, args });
 }
 
 export const DEFAULT_TTL_SECONDS = 300;
+/** The longest TTL a state may have (one day): claims must outlive states, so states must not live for ever. */
+export const MAX_TTL_SECONDS = 86_400;
 export const DEFAULT_CLOCK_SLACK_SECONDS = 5;
 export const DEFAULT_AUDIENCE = 'mcp-server';
 export const MIN_SECRET_BYTES = 32;
@@ -95,7 +118,8 @@ export function createContinuation(options: ContinuationOptions): Continuation {
   const sealer = new Sealer(config);
   const api: Continuation = {
     seal: (ctx, payload) => sealer.seal(ctx, payload),
-    open: (ctx, bind) => sealer.open(ctx, bind),
+    open: async (ctx, bind) => (await sealer.openState<never>(ctx, bind))?.payload,
+    openState: (ctx, bind) => sealer.openState(ctx, bind),
   };
   sealers.set(api, () => sealer);
   return api;
@@ -108,16 +132,19 @@ export function createContinuation(options: ContinuationOptions): Continuation {
  */
 export const continuation: Continuation = {
   seal: async (ctx, payload) => defaultSealer().seal(ctx, payload),
-  open: async (ctx, bind) => {
-    let sealer: Sealer;
-    try {
-      sealer = defaultSealer();
-    } catch {
-      return undefined; // a configuration error surfaces from seal and at start-up, never from open
-    }
-    return sealer.open(ctx, bind);
-  },
+  open: async (ctx, bind) => (await openWithDefault<never>(ctx, bind))?.payload,
+  openState: (ctx, bind) => openWithDefault(ctx, bind),
 };
+
+async function openWithDefault<T>(ctx: OpenContext, bind: Bind): Promise<OpenedState<T> | undefined> {
+  let sealer: Sealer;
+  try {
+    sealer = defaultSealer();
+  } catch {
+    return undefined; // a configuration error surfaces from seal and at start-up, never from open
+  }
+  return sealer.openState<T>(ctx, bind);
+}
 
 /** What the default continuation runs with; never the secrets. */
 export interface ContinuationStatus {
@@ -176,11 +203,13 @@ export function requestStateVerifier(
 // ---------------------------------------------------------------------------------------------------
 
 /**
- * Where `claimOnce` records keys. `claim` must be atomic across every replica that shares it: record `key`
- * for `ttlSeconds` unless it is already recorded and unexpired, and answer whether THIS call recorded it.
- * Redis: `SET key 1 NX EX ttl` → 'OK' means true. SQL: insert into a table with a unique key and an
- * expiry column (`ON CONFLICT DO NOTHING`, or delete expired rows first in the same transaction); one row
- * inserted means true. Keys are opaque, at most 200 characters.
+ * Where `claimOnce` records claims. `claim` must be atomic across every replica that shares the store:
+ * record `key` for `ttlSeconds` (a whole number, at least 1) unless it is already recorded and unexpired,
+ * and answer whether THIS call recorded it. When the store cannot tell (unreachable, timed out), throw:
+ * never answer true on error. Keys are opaque, at most 200 characters. Redis: `SET key 1 NX PX ttl`
+ * (mrtr-claims-redis). SQL: a unique key and an expiry column, expired rows deleted in the same
+ * transaction, `ON CONFLICT DO NOTHING`; one row inserted means true. `claimStoreConformance` (mrtr-port)
+ * checks a store.
  */
 export interface ClaimStore {
   claim(key: string, ttlSeconds: number): boolean | Promise<boolean>;
@@ -211,31 +240,56 @@ export class MemoryClaimStore implements ClaimStore {
   }
 }
 
-const defaultClaimStore = new MemoryClaimStore();
+/** Prefix of every key `claimOnce` hands a store, so claims share a Redis or a table with other data safely. */
+export const CLAIM_KEY_PREFIX = 'mrtr-claim:';
+
+let processClaimStore: MemoryClaimStore | undefined;
+let warnedMemoryClaims = false;
 
 /**
- * True the first time `key` is claimed within `ttlSeconds`, false on every later claim: guard a side effect
- * (a refund, an email) that a replayed, still-valid state would otherwise repeat. The default TTL outlives
- * the default continuation's states; the default store is per process.
+ * The per-process MemoryClaimStore `claimOnce` uses when given no store. In production (NODE_ENV
+ * production or prod) the first call warns once on stderr that its claims do not span replicas; the
+ * generated mrtr-claims file calls it at start-up, so the warning comes when the server starts.
  */
-export async function claimOnce(key: string, options: { store?: ClaimStore; ttlSeconds?: number } = {}): Promise<boolean> {
-  if (typeof key !== 'string' || key.length === 0 || key.length > 200) {
-    throw new TypeError('claimOnce: key must be a non-empty string of at most 200 characters');
+export function defaultClaimStore(): ClaimStore {
+  if (processClaimStore === undefined) {
+    processClaimStore = new MemoryClaimStore();
+    if (!warnedMemoryClaims && isProduction(processEnv())) {
+      warnedMemoryClaims = true;
+      console.warn(
+        '[mrtr-continuation] claims are recorded in this process only (MemoryClaimStore): with more than one replica, ' +
+          'a replayed final round can complete once on each. Port with `--claims redis` and set MRTR_CLAIMS_REDIS_URL, ' +
+          'or pass a shared ClaimStore.',
+      );
+    }
   }
-  let ttlSeconds = options.ttlSeconds;
-  if (ttlSeconds === undefined) {
-    const { ttlMs, slackMs } = defaultSealer().config;
-    ttlSeconds = Math.ceil((ttlMs + slackMs) / 1000);
-  }
-  if (!(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) throw new RangeError('claimOnce: ttlSeconds must be a positive number');
-  return (await (options.store ?? defaultClaimStore).claim(key, ttlSeconds)) === true;
+  return processClaimStore;
 }
 
-/** A claim key for the state this request carries (a digest, so the state itself is never stored), or undefined. */
-export async function stateClaimKey(ctx: { mcpReq: { requestState?: () => unknown } }): Promise<string | undefined> {
-  const raw = rawState(ctx);
-  if (raw === undefined) return undefined;
-  return `mrtr-state:${base64UrlEncode(await sha256(utf8(raw)))}`;
+/**
+ * Claims an opened state for completion: true the first time, false for every replay of the same state
+ * (on any replica sharing the store) for as long as it could still open. Guard the code after the last
+ * answer with it. The claim lives for the state's remaining lifetime plus the clock slack of the
+ * continuation that opened it (a replica whose clock lags still opens the state that long). A store error
+ * rejects (the side effect must not run); the store then may or may not hold the claim, so a replay of
+ * that state may be refused too: the user starts the call again.
+ */
+export async function claimOnce(opened: OpenedState<unknown>, options: { store?: ClaimStore } = {}): Promise<boolean> {
+  const { id, expiresAt } = isRecord(opened) ? opened : ({} as Record<string, unknown>);
+  if (typeof id !== 'string' || !STATE_ID.test(id) || typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) {
+    throw new TypeError('claimOnce: pass the state continuation.openState() returned');
+  }
+  const clock = openers.get(opened) ?? { now: Date.now, slackMs: DEFAULT_CLOCK_SLACK_SECONDS * 1000 };
+  const remainingMs = Math.max(0, expiresAt * 1000 - clock.now());
+  const ttlSeconds = Math.max(1, Math.ceil((remainingMs + clock.slackMs) / 1000));
+  const store = options.store ?? defaultClaimStore();
+  let claimed: unknown;
+  try {
+    claimed = await store.claim(`${CLAIM_KEY_PREFIX}${id}`, ttlSeconds);
+  } catch (error) {
+    throw new Error('claimOnce: the claim store failed, so the call must not complete', { cause: error });
+  }
+  return claimed === true;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -310,13 +364,18 @@ interface Config {
   now: () => number;
 }
 
-/** The protected payload: bind digest, issued/expiry (ms), and the payload without `bind`. */
+/** The protected payload: state id (random), bind digest, issued/expiry (ms), and the payload without `bind`. */
 interface Envelope {
+  n: string;
   d: string;
   i: number;
   e: number;
   p: { step: string; [carried: string]: unknown };
 }
+
+/** A state id: 16 random bytes, base64url. */
+const STATE_ID = /^[A-Za-z0-9_-]{22}$/;
+const STATE_ID_BYTES = 16;
 
 /** How an envelope becomes a wire string and back: the one part that differs between helper variants. */
 interface Codec {
@@ -342,13 +401,16 @@ class Sealer {
     const { bind, ...carried } = payload;
     if (!isBind(bind)) throw new TypeError('continuation.seal: payload.bind must come from bindRequest()');
     const issued = this.config.now();
-    const envelope: Envelope = { d: await bindDigest(bind), i: issued, e: issued + this.config.ttlMs, p: carried as Envelope['p'] };
+    const id = base64UrlEncode(webCrypto().getRandomValues(new Uint8Array(STATE_ID_BYTES)));
+    const digest = await bindDigest(bind, 'continuation.seal: bind.args');
+    const envelope: Envelope = { n: id, d: digest, i: issued, e: issued + this.config.ttlMs, p: carried as Envelope['p'] };
     let json: string;
     try {
       json = JSON.stringify(envelope);
     } catch {
       throw new TypeError('continuation.seal: the carried payload must be JSON-serializable'); // never echo the payload
     }
+    principalOf(ctx, 'continuation.seal'); // an authInfo the principal cannot bind is an error here, not a silent mismatch
     const state = await this.codec.seal(ctx, envelope, json);
     if (state.length > MAX_STATE_CHARS) {
       throw new RangeError(`continuation.seal: the sealed state is ${state.length} characters, over the ${MAX_STATE_CHARS} limit; carry ids instead of content`);
@@ -356,7 +418,7 @@ class Sealer {
     return state;
   }
 
-  async open<T>(ctx: ContinuationContext & { mcpReq: { requestState?: () => unknown } }, bind: Bind): Promise<T | undefined> {
+  async openState<T>(ctx: OpenContext, bind: Bind): Promise<OpenedState<T> | undefined> {
     try {
       const value = stateValue(ctx);
       let envelopePromise: Promise<Envelope | undefined>;
@@ -367,9 +429,11 @@ class Sealer {
         envelopePromise =
           verified.sealer === this && this.fresh(verified.envelope) ? Promise.resolve(verified.envelope) : this.unseal(verified.raw, ctx);
       }
-      const [envelope, digest] = await Promise.all([envelopePromise, bindDigest(bind)]);
+      const [envelope, digest] = await Promise.all([envelopePromise, bindDigest(bind, 'continuation.open: bind.args')]);
       if (envelope === undefined || !constantTimeEqual(envelope.d, digest)) return undefined;
-      return { ...envelope.p } as T;
+      const opened: OpenedState<T> = { payload: { ...envelope.p } as T, id: envelope.n, expiresAt: envelope.e / 1000 };
+      openers.set(opened, { now: this.config.now, slackMs: this.config.slackMs });
+      return opened;
     } catch {
       return undefined;
     }
@@ -382,18 +446,21 @@ class Sealer {
     return envelope !== undefined && this.fresh(envelope) ? envelope : undefined;
   }
 
+  /** Dead at its expiry on every replica; the slack only lets a state dated a little in the future open. */
   private fresh(envelope: Envelope): boolean {
     const now = this.config.now();
-    return now <= envelope.e + this.config.slackMs && envelope.i <= now + this.config.slackMs;
+    return now < envelope.e && envelope.i <= now + this.config.slackMs;
   }
 }
 
 function parseEnvelope(value: unknown): Envelope | undefined {
   if (!isRecord(value)) return undefined;
-  const { d, i, e, p } = value;
-  if (typeof d !== 'string' || typeof i !== 'number' || typeof e !== 'number' || !isRecord(p)) return undefined;
+  const { n, d, i, e, p } = value;
+  if (typeof n !== 'string' || !STATE_ID.test(n) || typeof d !== 'string' || !Number.isFinite(i) || !Number.isFinite(e) || !isRecord(p)) {
+    return undefined;
+  }
   const { step } = p;
-  return typeof step === 'string' ? { d, i, e, p: { ...p, step } } : undefined;
+  return typeof step === 'string' ? { n, d, i: i as number, e: e as number, p: { ...p, step } } : undefined;
 }
 
 // #region codec: AES-256-GCM with HKDF-derived keys (the SDK-codec variant of this file differs only here)
@@ -416,7 +483,7 @@ function createCodec(config: Config): Codec {
   const keys = (): Promise<DerivedKey[]> => (derived ??= Promise.all(config.keys.map(deriveKey)));
   // Authenticated, not stored: a different audience or principal fails the tag check.
   const aad = (keyId: string, ctx: ContinuationContext): Uint8Array =>
-    utf8(JSON.stringify([HKDF_SALT, keyId, config.audience, ...principalOf(ctx)]));
+    utf8(JSON.stringify([HKDF_SALT, keyId, config.audience, principalOf(ctx)]));
   return {
     async seal(ctx, _envelope, json) {
       const [sealing] = await keys();
@@ -475,9 +542,11 @@ async function deriveKey(secret: string): Promise<DerivedKey> {
 /** Per bind, the last digest: a round opens and seals with one bind, so it is hashed once (unless changed). */
 const digests = new WeakMap<Bind, { json: string; digest: Promise<string> }>();
 
-/** SHA-256 over the canonical JSON of method, name and arguments: the request identity, never the arguments. */
-function bindDigest(bind: Bind): Promise<string> {
-  const json = canonicalJson([bind.method, bind.name, bind.args]);
+/** SHA-256 over the canonical JSON of method, name and arguments (absent: a two-element list), the request
+ *  identity, never the arguments. Throws a TypeError naming `label` when the arguments are not JSON. */
+function bindDigest(bind: Bind, label: string): Promise<string> {
+  const request = `${JSON.stringify(bind.method)},${JSON.stringify(bind.name)}`;
+  const json = bind.args === undefined ? `[${request}]` : `[${request},${canonicalJson(bind.args, label)}]`;
   const cached = digests.get(bind);
   if (cached?.json === json) return cached.digest;
   const digest = sha256(utf8(json)).then(base64UrlEncode);
@@ -491,23 +560,33 @@ function isBind(value: unknown): value is Bind {
   return typeof method === 'string' && typeof name === 'string' && 'args' in value;
 }
 
-function principalOf(ctx: ContinuationContext): [string | null, string | null] {
-  const auth = ctx.http?.authInfo;
-  const clientId = typeof auth?.clientId === 'string' ? auth.clientId : null;
-  const { sub, subject } = auth?.extra ?? {};
-  return [clientId, typeof sub === 'string' ? sub : typeof subject === 'string' ? subject : null];
+/** Claims that change with every token of one user, not between users: binding them would break a flow
+ *  at a token refresh and tell no one apart. */
+const PER_TOKEN_CLAIMS = new Set(['iat', 'exp', 'nbf', 'auth_time', 'jti']);
+
+/**
+ * The principal a state is bound to, as one string: null without `authInfo`, otherwise the typed encoding
+ * of `clientId` and of every claim in `authInfo.extra` but the per-token ones. The token, its scopes and
+ * expiry are not identity. Throws a TypeError naming `label` for a value it cannot encode (a function, a
+ * class instance, a cycle); `open` turns that into undefined.
+ */
+function principalOf(ctx: ContinuationContext, label = 'continuation.open'): string | null {
+  const auth: unknown = ctx.http?.authInfo;
+  if (auth === undefined || auth === null) return null;
+  if (!isRecord(auth)) throw new TypeError(`${label}: ctx.http.authInfo must be an object`);
+  const { clientId, extra } = auth;
+  const claims: Record<string, unknown> = {};
+  if (extra !== undefined) {
+    if (!isRecord(extra)) throw new TypeError(`${label}: authInfo.extra must be an object`);
+    for (const name of Object.keys(extra)) if (!PER_TOKEN_CLAIMS.has(name)) claims[name] = extra[name];
+  }
+  return typedJson({ clientId, extra: claims }, `${label}: authInfo`);
 }
 
 /** What `ctx.mcpReq.requestState()` yields: the wire string, a verify-seam handle, or anything else. */
 function stateValue(ctx: { mcpReq: { requestState?: () => unknown } }): unknown {
   const accessor = ctx.mcpReq.requestState;
   return typeof accessor === 'function' ? accessor.call(ctx.mcpReq) : undefined;
-}
-
-function rawState(ctx: { mcpReq: { requestState?: () => unknown } }): string | undefined {
-  const value = stateValue(ctx);
-  if (typeof value === 'string') return value;
-  return typeof value === 'object' && value !== null ? verifiedStates.get(value)?.raw : undefined;
 }
 
 /** Compares two strings in time that depends on their length only. */
@@ -517,47 +596,111 @@ function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** JSON with sorted object keys and no undefined members, so equal arguments always digest alike. */
-export function canonicalJson(value: unknown): string {
+/**
+ * JSON with sorted object keys and no undefined members, so equal arguments always digest alike, and
+ * different arguments never do: anything JSON cannot carry exactly (a non-finite number, a bigint, an
+ * undefined array item, a function, a Date or another non-plain object) is a TypeError naming where it is,
+ * never a silent `null`. Negative zero is written `-0` (still JSON), apart from `0`.
+ */
+export function canonicalJson(value: unknown, label = 'canonicalJson'): string {
   const ancestors = new Set<object>();
-  const walk = (input: unknown, inArray: boolean): string | undefined => {
-    let v = input;
-    if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
-      v = (v as { toJSON: () => unknown }).toJSON();
-    }
+  const fail = (path: string, what: string): never => {
+    throw new TypeError(`${label}: ${path} is ${what}, not a JSON value`);
+  };
+  const walk = (v: unknown, path: string): string => {
     switch (typeof v) {
       case 'string':
         return JSON.stringify(v);
       case 'number':
-        return Number.isFinite(v) ? JSON.stringify(v) : 'null';
+        if (!Number.isFinite(v)) return fail(path, String(v));
+        return Object.is(v, -0) ? '-0' : JSON.stringify(v);
       case 'boolean':
         return v ? 'true' : 'false';
-      case 'bigint':
-        throw new TypeError('canonicalJson: a bigint is not a JSON value');
-      case 'undefined':
-      case 'function':
-      case 'symbol':
-        return inArray ? 'null' : undefined;
+      case 'object':
+        break;
+      default:
+        return fail(path, `a ${typeof v}`);
     }
     if (v === null) return 'null';
     const object = v as object;
-    if (ancestors.has(object)) throw new TypeError('canonicalJson: the value contains a cycle');
+    if (ancestors.has(object)) fail(path, 'a cycle');
     ancestors.add(object);
     let out: string;
     if (Array.isArray(object)) {
-      out = `[${object.map((item) => walk(item, true)).join(',')}]`;
+      const items: string[] = [];
+      for (let i = 0; i < object.length; i++) items.push(walk(object[i], `${path}[${i}]`));
+      out = `[${items.join(',')}]`;
     } else {
+      const proto: unknown = Object.getPrototypeOf(object);
+      if (proto !== Object.prototype && proto !== null) fail(path, `a ${kindOf(object)}`);
       const members: string[] = [];
       for (const key of Object.keys(object).sort()) {
-        const member = walk((object as Record<string, unknown>)[key], false);
-        if (member !== undefined) members.push(`${JSON.stringify(key)}:${member}`);
+        const member: unknown = (object as Record<string, unknown>)[key];
+        if (member !== undefined) members.push(`${JSON.stringify(key)}:${walk(member, `${path}.${key}`)}`);
       }
       out = `{${members.join(',')}}`;
     }
     ancestors.delete(object);
     return out;
   };
-  return walk(value, false) ?? 'null';
+  return walk(value, '$');
+}
+
+/**
+ * An injective JSON encoding of a value that keeps types apart: strings, finite numbers, booleans and
+ * null as themselves; everything else as a list tagged by its first item (arrays `["a", …]`, objects
+ * `["o", key, value, …]` with sorted keys, `["n", "NaN"]`, `["-0"]`, `["i", bigint]`, `["d", Date ms]`,
+ * `["u", URL]`, `["x"]` for an undefined item). Undefined members are dropped, as if absent.
+ */
+function typedJson(value: unknown, label: string): string {
+  const ancestors = new Set<object>();
+  const walk = (v: unknown, path: string): unknown => {
+    switch (typeof v) {
+      case 'string':
+      case 'boolean':
+        return v;
+      case 'number':
+        if (Object.is(v, -0)) return ['-0'];
+        return Number.isFinite(v) ? v : ['n', String(v)];
+      case 'bigint':
+        return ['i', v.toString()];
+      case 'undefined':
+        return ['x'];
+      case 'object':
+        break;
+      default:
+        throw new TypeError(`${label}${path} is a ${typeof v}: the principal binds JSON values, bigints, Dates and URLs`);
+    }
+    if (v === null) return null;
+    if (v instanceof Date) return ['d', String(v.getTime())];
+    if (typeof URL === 'function' && v instanceof URL) return ['u', v.href];
+    if (ancestors.has(v)) throw new TypeError(`${label}${path} contains a cycle`);
+    const proto: unknown = Object.getPrototypeOf(v);
+    if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) {
+      throw new TypeError(`${label}${path} is a ${kindOf(v)}: the principal binds JSON values, bigints, Dates and URLs`);
+    }
+    ancestors.add(v);
+    let out: unknown[];
+    if (Array.isArray(v)) {
+      out = ['a'];
+      for (let i = 0; i < v.length; i++) out.push(walk(v[i], `${path}[${i}]`));
+    } else {
+      out = ['o'];
+      for (const key of Object.keys(v).sort()) {
+        const member: unknown = (v as Record<string, unknown>)[key];
+        if (member !== undefined) out.push(key, walk(member, `${path}.${key}`));
+      }
+    }
+    ancestors.delete(v);
+    return out;
+  };
+  return JSON.stringify(walk(value, ''));
+}
+
+/** A short name for the kind of a non-plain object, for error messages (never its content). */
+function kindOf(object: object): string {
+  const name: unknown = (object as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== '' ? name : 'non-plain object';
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -569,6 +712,8 @@ const sealers = new WeakMap<Continuation, () => Sealer>();
 /** Handles resolved by requestStateVerifier: only this module can mint one, so a client cannot forge it. */
 const verifiedStates = new WeakMap<object, { sealer: Sealer; raw: string; envelope: Envelope }>();
 sealers.set(continuation, defaultSealer);
+/** The clock and slack of the continuation behind each OpenedState, for the TTL of its claim. */
+const openers = new WeakMap<object, { now: () => number; slackMs: number }>();
 
 function checkOptions(options: ContinuationOptions, keysLabel: string): Config {
   if (!isRecord(options)) throw new TypeError('createContinuation: options must be an object');
@@ -582,8 +727,8 @@ function checkOptions(options: ContinuationOptions, keysLabel: string): Config {
     }
   });
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-  if (typeof ttlSeconds !== 'number' || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
-    throw new RangeError('createContinuation: ttlSeconds must be a positive number');
+  if (typeof ttlSeconds !== 'number' || !(ttlSeconds > 0 && ttlSeconds <= MAX_TTL_SECONDS)) {
+    throw new RangeError(`createContinuation: ttlSeconds must be more than 0 and at most ${MAX_TTL_SECONDS}`);
   }
   const slack = options.clockSlackSeconds ?? DEFAULT_CLOCK_SLACK_SECONDS;
   if (typeof slack !== 'number' || !Number.isFinite(slack) || slack < 0) {
@@ -610,17 +755,17 @@ function sealerFromEnv(env: Record<string, string | undefined>): Sealer {
     .split(',')
     .map((secret) => secret.trim())
     .filter((secret) => secret !== '');
-  const production = env['NODE_ENV'] === 'production';
+  const production = isProduction(env);
   const ttlText = env[ENV.ttl]?.trim();
   const ttlSeconds = ttlText ? Number(ttlText) : DEFAULT_TTL_SECONDS;
-  if (!(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) {
-    throw new Error(`${ENV.ttl} must be a positive number of seconds (got ${JSON.stringify(ttlText)})`);
+  if (ttlText && !(/^[0-9]+$/.test(ttlText) && ttlSeconds >= 1 && ttlSeconds <= MAX_TTL_SECONDS)) {
+    throw new Error(`${ENV.ttl} must be a whole number of seconds from 1 to ${MAX_TTL_SECONDS} (got ${JSON.stringify(ttlText)})`);
   }
   const audience = env[ENV.audience]?.trim() || DEFAULT_AUDIENCE;
   if (keys.length === 0) {
     if (production) {
       throw new Error(
-        `${ENV.keys} is not set: with NODE_ENV=production every replica must seal requestState with the same secret. ` +
+        `${ENV.keys} is not set: in production (NODE_ENV=${env['NODE_ENV'] ?? ''}) every replica must seal requestState with the same secret. ` +
           `Set ${ENV.keys} to one or more comma-separated secrets of at least ${MIN_SECRET_BYTES} bytes (e.g. \`openssl rand -base64 48\`).`,
       );
     }
@@ -635,6 +780,11 @@ function sealerFromEnv(env: Record<string, string | undefined>): Sealer {
     return new Sealer(checkOptions({ keys: [random], ttlSeconds, audience }, ENV.keys), true);
   }
   return new Sealer(checkOptions({ keys, ttlSeconds, audience }, ENV.keys));
+}
+
+/** NODE_ENV `production` or `prod`, in any case and with spaces around: what deployments actually write. */
+function isProduction(env: Record<string, string | undefined> | undefined): boolean {
+  return /^(production|prod)$/i.test(env?.['NODE_ENV']?.trim() ?? '');
 }
 
 function processEnv(): Record<string, string | undefined> | undefined {
@@ -865,4 +1015,4 @@ function encodePath(path: string): string {
 }
 
 // In production a missing or short key fails here, when the server imports its handlers at start-up.
-if (processEnv()?.['NODE_ENV'] === 'production') defaultSealer();
+if (isProduction(processEnv())) defaultSealer();

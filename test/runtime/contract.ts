@@ -234,11 +234,93 @@ export function continuationContract(variant: string, runtime: Runtime): void {
         expect(await opens(c, state, {}, 'refund', { ...ARGS, note: undefined })).toBe(true);
       });
 
+      it('the issue: a state sealed for {"amount": null} never opens for {"amount": 1e400}', async () => {
+        const ctx = context();
+        const state = await c.seal(ctx, { step: 's', bind: bindRequest(ctx, 'refund', { amount: null }) });
+        const huge = JSON.parse('{"amount": 1e400}') as unknown;
+        expect(() => bindRequest(context(state), 'refund', huge)).toThrow(/bindRequest: args: \$\.amount is Infinity, not a JSON value/);
+        const replay = context(state);
+        const smuggled = bindRequest(replay, 'refund', { amount: 1 }); // a bind whose arguments change after it was built
+        (smuggled.args as { amount: number }).amount = Infinity;
+        expect(await c.open(replay, smuggled)).toBeUndefined();
+      });
+
+      it('seal refuses arguments that are not JSON, naming the path, never the value', async () => {
+        const ctx = context();
+        const args = { card: 'card-4242', amount: 1 };
+        const bind = bindRequest(ctx, 'refund', args);
+        args.amount = NaN;
+        const attempt = c.seal(ctx, { step: 's', bind });
+        await expect(attempt).rejects.toThrow(/continuation\.seal: bind\.args: \$\.amount is NaN/);
+        await expect(c.seal(ctx, { step: 's', bind })).rejects.not.toThrow(/card-4242/);
+      });
+
+      it('-0 and 0, absent and null arguments, are different requests', async () => {
+        const ctx = context();
+        const minusZero = await c.seal(ctx, { step: 's', bind: bindRequest(ctx, 'refund', { amount: -0 }) });
+        expect(await opens(c, minusZero, {}, 'refund', { amount: -0 })).toBe(true);
+        expect(await opens(c, minusZero, {}, 'refund', { amount: 0 })).toBe(false);
+        const none = await c.seal(ctx, { step: 's', bind: bindRequest(ctx, 'list', undefined) });
+        const retry = context(none);
+        expect(await c.open(retry, bindRequest(retry, 'list', undefined))).toBeDefined();
+        expect(await opens(c, none, {}, 'list', null)).toBe(false);
+        expect(await opens(c, none, {}, 'list', {})).toBe(false);
+      });
+
       it('opens only for the same principal: client id', async () => {
         const state = await sealed(c, {}, { clientId: 'client-1' });
         expect(await opens(c, state, { clientId: 'client-1' })).toBe(true);
         expect(await opens(c, state, { clientId: 'client-2' })).toBe(false);
         expect(await opens(c, state, {})).toBe(false);
+      });
+
+      it('the principal keeps types: sub 42 is neither 43 nor "42"; a number clientId counts', async () => {
+        const s42 = await sealed(c, {}, { clientId: 'app', extra: { sub: 42 } });
+        expect(await opens(c, s42, { clientId: 'app', extra: { sub: 42 } })).toBe(true);
+        expect(await opens(c, s42, { clientId: 'app', extra: { sub: 43 } })).toBe(false);
+        expect(await opens(c, s42, { clientId: 'app', extra: { sub: '42' } })).toBe(false);
+        const numeric = await sealed(c, {}, { clientId: 7 as never });
+        expect(await opens(c, numeric, { clientId: 7 as never })).toBe(true);
+        expect(await opens(c, numeric, { clientId: 8 as never })).toBe(false);
+        expect(await opens(c, numeric, { clientId: '7' })).toBe(false);
+        expect(await opens(c, numeric, {})).toBe(false);
+      });
+
+      it('users told apart by any other claim are different principals (tenant, email, nested, bigint, Date)', async () => {
+        const cases: [Record<string, unknown>, Record<string, unknown>][] = [
+          [{ tenant: 'acme' }, { tenant: 'globex' }],
+          [{ email: 'a@x.test' }, { email: 'b@x.test' }],
+          [{ user: { id: 1, org: 'a' } }, { user: { id: 1, org: 'b' } }],
+          [{ uid: 1n }, { uid: 2n }],
+          [{ since: new Date(0) }, { since: new Date(1) }],
+          [{ roles: ['a', 'b'] }, { roles: ['b', 'a'] }],
+          [{ n: -0 }, { n: 0 }],
+          [{ n: null }, { n: Infinity }],
+          [{ flag: true }, {}],
+        ];
+        for (const [one, other] of cases) {
+          const state = await sealed(c, {}, { clientId: 'shared-app', extra: one });
+          expect(await opens(c, state, { clientId: 'shared-app', extra: { ...one } }), JSON.stringify(Object.keys(one))).toBe(true);
+          expect(await opens(c, state, { clientId: 'shared-app', extra: other }), JSON.stringify(Object.keys(one))).toBe(false);
+        }
+      });
+
+      it('per-token claims (iat, exp, nbf, auth_time, jti) are not identity: a refreshed token still opens', async () => {
+        const state = await sealed(c, {}, { clientId: 'app', extra: { sub: 'u1', iat: 1, exp: 2, nbf: 1, auth_time: 1, jti: 'a' } });
+        expect(await opens(c, state, { clientId: 'app', extra: { sub: 'u1', iat: 9, exp: 99, jti: 'b' } })).toBe(true);
+        expect(await opens(c, state, { clientId: 'app', extra: { sub: 'u2', iat: 1, exp: 2, nbf: 1, auth_time: 1, jti: 'a' } })).toBe(false);
+      });
+
+      it('key order and undefined claims do not matter', async () => {
+        const state = await sealed(c, {}, { clientId: 'app', extra: { sub: 'u1', org: 'o' } });
+        expect(await opens(c, state, { clientId: 'app', extra: { org: 'o', sub: 'u1', gone: undefined } })).toBe(true);
+      });
+
+      it('an authInfo the principal cannot encode: seal throws a TypeError naming the field, open answers undefined', async () => {
+        const ctx = context(undefined, { clientId: 'app', extra: { session: new (class Session {})() } });
+        await expect(c.seal(ctx, { step: 's', bind: bindRequest(ctx, 'refund', ARGS) })).rejects.toThrow(/authInfo\.extra\.session is a Session/);
+        const state = await sealed(c, {}, { clientId: 'app' });
+        expect(await opens(c, state, { clientId: 'app', extra: { f: () => 1 } })).toBe(false);
       });
 
       it('opens only for the same principal: subject from authInfo.extra.sub or .subject', async () => {
@@ -300,6 +382,8 @@ export function continuationContract(variant: string, runtime: Runtime): void {
         ['a zero TTL', { ttlSeconds: 0 }],
         ['a negative TTL', { ttlSeconds: -1 }],
         ['an infinite TTL', { ttlSeconds: Infinity }],
+        ['a TTL over a day', { ttlSeconds: 86_401 }],
+        ['a NaN TTL', { ttlSeconds: NaN }],
         ['a negative slack', { clockSlackSeconds: -1 }],
         ['a non-string audience', { audience: 7 }],
       ])('rejects %s', (_label, options) => {
@@ -321,12 +405,25 @@ export function continuationContract(variant: string, runtime: Runtime): void {
         return opens(c, state);
       }
 
-      it('opens up to and including TTL + slack, not one millisecond later', async () => {
+      it('strict expiry: opens until the last millisecond of its TTL, dead at the expiry itself (no slack)', async () => {
         expect(await atOffset(0, 0)).toBe(true);
-        expect(await atOffset(0, (ttl - 1) * 1000)).toBe(true);
-        expect(await atOffset(0, (ttl + slack) * 1000)).toBe(true);
-        expect(await atOffset(0, (ttl + slack) * 1000 + 1)).toBe(false);
+        expect(await atOffset(0, ttl * 1000 - 1)).toBe(true);
+        expect(await atOffset(0, ttl * 1000)).toBe(false);
+        expect(await atOffset(0, (ttl + slack) * 1000)).toBe(false);
         expect(await atOffset(0, 10 * ttl * 1000)).toBe(false);
+      });
+
+      it('the issue: with a 1 s TTL, a retry 2.5 s (or 1.001 s) later is refused', async () => {
+        const t = clock();
+        const c = createContinuation({ keys: [KEY_A], ttlSeconds: 1, now: t.now });
+        const state = await sealed(c);
+        const start = t.at;
+        t.set(start + 999);
+        expect(await opens(c, state)).toBe(true);
+        t.set(start + 1001);
+        expect(await opens(c, state)).toBe(false);
+        t.set(start + 2500);
+        expect(await opens(c, state)).toBe(false);
       });
 
       it('accepts a state dated up to the slack in the future, rejects one beyond it', async () => {
@@ -334,6 +431,11 @@ export function continuationContract(variant: string, runtime: Runtime): void {
         expect(await atOffset(slack * 1000, 0)).toBe(true);
         expect(await atOffset(slack * 1000 + 1, 0)).toBe(false);
         expect(await atOffset(3600 * 1000, 0)).toBe(false);
+      });
+
+      it('a state dated in the future still dies at its own expiry: the slack never extends it', async () => {
+        expect(await atOffset(slack * 1000, (ttl + slack) * 1000 - 1)).toBe(true);
+        expect(await atOffset(slack * 1000, (ttl + slack) * 1000)).toBe(false);
       });
 
       it('the TTL is fixed at sealing: an opener with a longer TTL does not extend it', async () => {

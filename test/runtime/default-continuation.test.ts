@@ -109,6 +109,37 @@ describe.each(VARIANTS)('%s variant', (_variant, modulePath) => {
       );
     });
 
+    it.each(['Production', 'PRODUCTION', ' production ', 'prod', 'Prod'])('NODE_ENV=%j is production too: no silent per-process key', async (nodeEnv) => {
+      await expect(freshInstance({ NODE_ENV: nodeEnv })).rejects.toThrow(/MRTR_STATE_KEYS is not set/);
+    });
+
+    it.each(['development', 'staging', 'productionish', ''])('NODE_ENV=%j is not production: a per-process key and a warning', async (nodeEnv) => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const runtime = await freshInstance({ NODE_ENV: nodeEnv });
+      expect(runtime.assertContinuationConfigured().ephemeralKey).toBe(true);
+      expect(warn).toHaveBeenCalledTimes(1);
+    });
+
+    it.each(['0x10', '1e3', '300.5', '-5', '+300', '0', '86401', '9'.repeat(20), 'soon', '3 00'])(
+      'MRTR_STATE_TTL_SECONDS=%j: a start-up error naming the variable and the range',
+      async (ttl) => {
+        const attempt = freshInstance({ NODE_ENV: 'production', MRTR_STATE_KEYS: KEY_A, MRTR_STATE_TTL_SECONDS: ttl });
+        await expect(attempt).rejects.toThrow(/^MRTR_STATE_TTL_SECONDS must be a whole number of seconds from 1 to 86400/);
+        const dev = await freshInstance({ MRTR_STATE_KEYS: KEY_A, MRTR_STATE_TTL_SECONDS: ttl }, false);
+        expect(() => dev.assertContinuationConfigured()).toThrow(/MRTR_STATE_TTL_SECONDS/);
+      },
+    );
+
+    it.each([
+      ['1', 1],
+      ['86400', 86_400],
+      [' 120 ', 120],
+      ['0300', 300],
+    ])('MRTR_STATE_TTL_SECONDS=%j is %d seconds', async (ttl, seconds) => {
+      const runtime = await freshInstance({ NODE_ENV: 'production', MRTR_STATE_KEYS: KEY_A, MRTR_STATE_TTL_SECONDS: ttl });
+      expect(runtime.assertContinuationConfigured().ttlSeconds).toBe(seconds);
+    });
+
     it('with a valid key, production starts and reports its configuration without the secret', async () => {
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
       const runtime = await freshInstance({ NODE_ENV: 'production', MRTR_STATE_KEYS: `${KEY_A},${KEY_B}`, MRTR_STATE_TTL_SECONDS: '120' });

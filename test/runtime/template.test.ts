@@ -76,7 +76,7 @@ const USER_SERVER = `
 import { McpServer, inputRequired } from '@modelcontextprotocol/server';
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { assertContinuationConfigured, bindRequest, claimOnce, continuation, elicitationAnswer, requestStateVerifier, rootsFromConfig, stateClaimKey } from './mrtr-continuation.js';
+import { assertContinuationConfigured, bindRequest, claimOnce, continuation, defaultClaimStore, elicitationAnswer, requestStateVerifier, rootsFromConfig, type ClaimStore, type OpenedState } from './mrtr-continuation.js';
 
 assertContinuationConfigured();
 const schema = { type: 'object' as const, properties: { confirm: { type: 'boolean' as const } }, required: ['confirm'] };
@@ -84,17 +84,18 @@ export const server = new McpServer({ name: 'shop', version: '1.0.0' }, { reques
 server.registerTool('refund', { inputSchema: z.object({ orderId: z.string(), amount: z.number() }) },
   async ({ orderId, amount }, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const bind = bindRequest(ctx, 'refund', { orderId, amount });
-    const state = await continuation.open<{ step: 'confirm' } | { step: 'amount'; confirm: Record<string, unknown> }>(ctx, bind);
+    const opened: OpenedState<{ step: 'confirm' } | { step: 'amount'; confirm: Record<string, unknown> }> | undefined = await continuation.openState(ctx, bind);
+    const state = opened?.payload;
     const answer = elicitationAnswer(ctx.mcpReq.inputResponses, 'confirm', schema);
-    if (state?.step !== 'confirm' || answer === undefined) {
+    if (opened === undefined || state?.step !== 'confirm' || answer === undefined) {
       return inputRequired({
         inputRequests: { confirm: inputRequired.elicit({ message: 'Refund?', requestedSchema: schema }) },
         requestState: await continuation.seal(ctx, { step: 'confirm', bind }),
       });
     }
     if (answer.action !== 'accept') return { content: [{ type: 'text', text: answer.action }] };
-    const key = await stateClaimKey(ctx);
-    if (key !== undefined && !(await claimOnce(key))) return { content: [{ type: 'text', text: 'already done' }] };
+    const store: ClaimStore = defaultClaimStore();
+    if (!(await claimOnce(opened, { store }))) return { content: [{ type: 'text', text: 'already done' }] };
     const roots: { uri: string; name?: string }[] = rootsFromConfig().roots;
     return { content: [{ type: 'text', text: String(answer.content.confirm) + roots.length }] };
   });

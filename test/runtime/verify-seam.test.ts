@@ -67,7 +67,7 @@ describe('requestStateVerifier', () => {
   });
 
   it('refuses a continuation that did not come from this module', () => {
-    const foreign: Continuation = { seal: async () => 'x', open: async () => undefined };
+    const foreign: Continuation = { seal: async () => 'x', open: async () => undefined, openState: async () => undefined };
     expect(() => requestStateVerifier(foreign)).toThrow(TypeError);
   });
 });
