@@ -43,10 +43,10 @@ import {
   claimOnce,
   continuation as defaultContinuation,
   elicitationAnswer,
-  stateClaimKey,
   type Bind,
   type Continuation,
   type ContinuationContext,
+  type OpenedState,
 } from './mrtr-continuation.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -246,7 +246,8 @@ interface UrlStep {
 
 interface OpenedJournal {
   entries: Entry[];
-  claimKey: string | undefined;
+  /** The opened state, for claimOnce (its sealed id and expiry). */
+  state: OpenedState<unknown>;
 }
 
 class Flow {
@@ -502,9 +503,10 @@ async function openJournal(sealer: Continuation, ctx: HandlerContext, bind: Bind
     const answers = ctx.mcpReq.inputResponses;
     return answers && Object.keys(answers).length > 0 ? 'invalid' : undefined;
   }
-  const payload = await sealer.open<{ step: string; j?: unknown }>(ctx, bind);
-  if (!payload || !Array.isArray(payload.j) || !payload.j.every(isEntry)) return 'invalid';
-  return { entries: payload.j, claimKey: await stateClaimKey(ctx) };
+  const state = await sealer.openState<{ step: string; j?: unknown }>(ctx, bind);
+  const payload = state?.payload;
+  if (!state || !payload || !Array.isArray(payload.j) || !payload.j.every(isEntry)) return 'invalid';
+  return { entries: payload.j, state };
 }
 
 function isEntry(value: unknown): value is Entry {
@@ -515,7 +517,7 @@ function isEntry(value: unknown): value is Entry {
 
 /** At most once per sealed state, on every replica that shares the claim store. */
 async function claimState(opened: OpenedJournal): Promise<void> {
-  if (opened.claimKey === undefined || !(await claimOnce(opened.claimKey))) throw new FlowReplayedError();
+  if (!(await claimOnce(opened.state))) throw new FlowReplayedError();
 }
 
 // ---------------------------------------------------------------------------------------------------
