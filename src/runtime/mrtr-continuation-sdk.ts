@@ -108,6 +108,8 @@ export const ENV = {
   ttl: 'MRTR_STATE_TTL_SECONDS',
   audience: 'MRTR_STATE_AUDIENCE',
   roots: 'MCP_ALLOWED_ROOTS',
+  /** Read by the Redis claim store (mrtr-claims-redis), not by this file. */
+  claimsRedisUrl: 'MRTR_CLAIMS_REDIS_URL',
 } as const;
 
 /** A continuation over explicit keys. Throws on bad options (short key, bad TTL); never reads the environment. */
@@ -739,8 +741,8 @@ function sealerFromEnv(env: Record<string, string | undefined>): Sealer {
   return new Sealer(checkOptions({ keys, ttlSeconds, audience }, ENV.keys));
 }
 
-/** NODE_ENV `production` or `prod`, in any case and with spaces around: what deployments actually write. */
-function isProduction(env: Record<string, string | undefined> | undefined): boolean {
+/** Whether this runs in production: NODE_ENV `production` or `prod`, in any case, spaces around ignored. */
+export function isProduction(env: Record<string, string | undefined> | undefined = processEnv()): boolean {
   return /^(production|prod)$/i.test(env?.['NODE_ENV']?.trim() ?? '');
 }
 

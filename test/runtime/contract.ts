@@ -5,13 +5,13 @@ import fc from 'fast-check';
 import type * as AeadRuntime from '../../src/runtime/mrtr-continuation.js';
 import { KEY_A, KEY_B, KEY_C, clock, context } from './helpers.js';
 
-export type Runtime = Pick<typeof AeadRuntime, 'createContinuation' | 'bindRequest' | 'MAX_STATE_CHARS'>;
+export type Runtime = Pick<typeof AeadRuntime, 'createContinuation' | 'bindRequest' | 'MAX_STATE_CHARS' | 'claimOnce' | 'MemoryClaimStore'>;
 type Continuation = AeadRuntime.Continuation;
 
 const ARGS = { orderId: 'o-17', amount: 42 };
 
 export function continuationContract(variant: string, runtime: Runtime): void {
-  const { createContinuation, bindRequest, MAX_STATE_CHARS } = runtime;
+  const { createContinuation, bindRequest, MAX_STATE_CHARS, claimOnce, MemoryClaimStore } = runtime;
 
   async function sealed(c: Continuation, extra: Record<string, unknown> = {}, ctxOptions = {}): Promise<string> {
     const ctx = context(undefined, ctxOptions);
@@ -108,47 +108,84 @@ export function continuationContract(variant: string, runtime: Runtime): void {
       });
     });
 
-    describe('tampering', () => {
+    // Each attack runs the whole final round (open, claim, side effect): a forged state must never open,
+    // and the genuine one, once completed, never completes again.
+    describe('tampering, through the final round and its claim', () => {
       const c = createContinuation({ keys: [KEY_A] });
       const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ \u00e9';
+      const store = new MemoryClaimStore();
+      let effects = 0;
+
+      /** The final round of a refund: open the state, claim it, then the side effect. */
+      async function finalRound(state: unknown): Promise<'done' | 'replayed' | 'invalid'> {
+        const ctx = context(state);
+        const opened = await c.openState(ctx, bindRequest(ctx, 'refund', ARGS));
+        if (opened === undefined) return 'invalid';
+        if (!(await claimOnce(opened, { store }))) return 'replayed';
+        effects++;
+        return 'done';
+      }
+
+      /** Completes `state` once, runs every attack, and checks the genuine state is then only a replay. */
+      async function attack(state: string, attacks: Iterable<[string, string]>): Promise<number> {
+        const before = effects;
+        expect(await finalRound(state)).toBe('done');
+        let tried = 0;
+        for (const [label, forged] of attacks) {
+          expect(await finalRound(forged), label).toBe('invalid');
+          tried++;
+        }
+        expect(await finalRound(state)).toBe('replayed');
+        expect(effects - before).toBe(1);
+        return tried;
+      }
 
       it('every single-character change of a sealed value opens as undefined (exhaustive)', async () => {
         const state = await sealed(c, { carried: 'x' });
-        expect(await opens(c, state)).toBe(true);
-        let tried = 0;
-        for (let i = 0; i < state.length; i++) {
-          for (const ch of alphabet) {
-            if (ch === state[i]) continue;
-            const changed = state.slice(0, i) + ch + state.slice(i + 1);
-            expect(await opens(c, changed), `position ${i} -> ${ch}`).toBe(false);
-            tried++;
+        function* changes(): Generator<[string, string]> {
+          for (let i = 0; i < state.length; i++) {
+            for (const ch of alphabet) if (ch !== state[i]) yield [`position ${i} -> ${ch}`, state.slice(0, i) + ch + state.slice(i + 1)];
           }
         }
-        expect(tried).toBeGreaterThan(state.length * 60);
+        expect(await attack(state, changes())).toBeGreaterThan(state.length * 60);
       });
 
       it('every single-byte change of the decoded last segment opens as undefined (exhaustive bit flips)', async () => {
         const state = await sealed(c);
         const [version, keyId, body] = state.split('.');
         const bytes = Buffer.from(body, 'base64url');
-        for (let i = 0; i < bytes.length; i++) {
-          for (const mask of [0x01, 0x80, 0xff]) {
-            const copy = Buffer.from(bytes);
-            copy[i] ^= mask;
-            expect(await opens(c, `${version}.${keyId}.${copy.toString('base64url')}`), `byte ${i} ^ ${mask}`).toBe(false);
+        function* flips(): Generator<[string, string]> {
+          for (let i = 0; i < bytes.length; i++) {
+            for (const mask of [0x01, 0x80, 0xff]) {
+              const copy = Buffer.from(bytes);
+              copy[i] ^= mask;
+              yield [`byte ${i} ^ ${mask}`, `${version}.${keyId}.${copy.toString('base64url')}`];
+            }
           }
         }
+        expect(await attack(state, flips())).toBe(bytes.length * 3);
       });
 
       it('every truncation opens as undefined', async () => {
         const state = await sealed(c);
-        for (let n = 0; n < state.length; n++) expect(await opens(c, state.slice(0, n)), `prefix ${n}`).toBe(false);
+        const prefixes = Array.from({ length: state.length }, (_, n): [string, string] => [`prefix ${n}`, state.slice(0, n)]);
+        expect(await attack(state, prefixes)).toBe(state.length);
       });
 
       it('every one-character extension opens as undefined', async () => {
         const state = await sealed(c);
-        for (const ch of alphabet) expect(await opens(c, state + ch), `+${ch}`).toBe(false);
-        for (const ch of alphabet) expect(await opens(c, ch + state), `${ch}+`).toBe(false);
+        const extended = [...alphabet].flatMap((ch): [string, string][] => [
+          [`+${ch}`, state + ch],
+          [`${ch}+`, ch + state],
+        ]);
+        expect(await attack(state, extended)).toBe(alphabet.length * 2);
+      });
+
+      it('a state sealed again for the same request is a new state: it completes once too', async () => {
+        const first = await sealed(c);
+        const second = await sealed(c);
+        expect(await attack(first, [])).toBe(0);
+        expect(await attack(second, [])).toBe(0);
       });
 
       it('property: random edits (replace, insert, delete, append) of random payloads never open', async () => {
@@ -171,9 +208,41 @@ export function continuationContract(variant: string, runtime: Runtime): void {
             fc.pre(changed !== state);
             const opened = await c.open(context(changed), bindRequest(ctx, 'refund', ARGS));
             expect(opened).toBeUndefined();
+            await attack(state, [['edited', changed]]);
           }),
           { numRuns: 300 },
         );
+      });
+
+      it('property: any interleaving of concurrent replays and forgeries completes each state once, at its first genuine final round', async () => {
+        const states = await Promise.all(Array.from({ length: 6 }, () => sealed(c)));
+        const done = new Set<number>();
+        const before = effects;
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.record({ which: fc.nat({ max: states.length - 1 }), forge: fc.option(fc.nat(), { nil: undefined }) }), { minLength: 1, maxLength: 30 }),
+            async (plan) => {
+              const outcomes = await Promise.all(
+                plan.map(({ which, forge }) => {
+                  const state = states[which]!;
+                  const at = forge === undefined ? -1 : forge % state.length;
+                  return finalRound(at < 0 ? state : state.slice(0, at) + (state[at] === 'A' ? 'B' : 'A') + state.slice(at + 1));
+                }),
+              );
+              plan.forEach(({ which, forge }, i) => {
+                if (forge !== undefined) expect(outcomes[i]).toBe('invalid');
+                else if (outcomes[i] === 'done') {
+                  expect(done.has(which)).toBe(false);
+                  done.add(which);
+                } else expect(outcomes[i]).toBe('replayed');
+              });
+              // every genuine final round found its state completed: by itself, or by an earlier one
+              for (const { which, forge } of plan) if (forge === undefined) expect(done.has(which)).toBe(true);
+            },
+          ),
+          { numRuns: 100 },
+        );
+        expect(effects - before).toBe(done.size);
       });
 
       it('property: what is sealed is what opens (step and JSON-valued answers)', async () => {

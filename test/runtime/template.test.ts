@@ -120,6 +120,7 @@ describe('the user file type-checks in a user project', () => {
     writeFileSync(join(dir, 'mrtr-continuation-sdk.ts'), continuationTemplate('sdk'));
     writeFileSync(join(dir, 'server.ts'), USER_SERVER);
     writeFileSync(join(dir, 'server-sdk.ts'), USER_SERVER.replace("from './mrtr-continuation.js'", "from './mrtr-continuation-sdk.js'"));
+    for (const file of ['mrtr-claims.ts', 'mrtr-claims-redis.ts']) writeFileSync(join(dir, file), readFileSync(new URL(file, RUNTIME_DIR), 'utf8'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -152,6 +153,17 @@ describe('the user file type-checks in a user project', () => {
 
   it('a ported handler using every export, against @modelcontextprotocol/server 2.4 (types node)', () => {
     expect(diagnostics({ lib: ['lib.es2022.d.ts'], types: ['node'] }, ['server.ts'])).toEqual([]);
+  });
+
+  it.each<[string, ts.CompilerOptions]>([
+    ['types node', { lib: ['lib.es2022.d.ts'], types: ['node'] }],
+    ['strictest extras', { lib: ['lib.es2022.d.ts'], types: ['node'], noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noPropertyAccessFromIndexSignature: true, verbatimModuleSyntax: true }],
+  ])('the claim store files (memory, and Redis against the real redis package): %s', (_label, options) => {
+    expect(diagnostics(options, ['mrtr-claims.ts', 'mrtr-claims-redis.ts'])).toEqual([]);
+  });
+
+  it('the in-memory claim store file needs no Node types (lib ES2022 + DOM)', () => {
+    expect(diagnostics({ lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] }, ['mrtr-claims.ts'])).toEqual([]);
   });
 
   it('the same handler on the SDK-codec variant, strictest options', () => {
