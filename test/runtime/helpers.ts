@@ -31,3 +31,14 @@ export function clock(start = Date.UTC(2026, 10, 29, 12, 0, 0)): { now: () => nu
   };
   return c;
 }
+
+/** What claimStoreConformance reports, in order, for a store with a backend it can lose (the last check). */
+export const CONFORMANCE_CHECKS = [
+  'one claim per key, seen by every replica',
+  'atomic under concurrency',
+  'independent keys under concurrency',
+  'keys of 200 characters',
+  'held for its TTL, then free',
+  'claimOnce on an opened state, replayed on another replica',
+  'fails closed when its backend is unreachable',
+];
