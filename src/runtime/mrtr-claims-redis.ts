@@ -34,8 +34,9 @@ export interface RedisClaimStore extends ClaimStore {
 }
 
 /**
- * A ClaimStore on Redis. It connects at once (without keeping the process alive) and reconnects by
- * itself; a claim made while it is not connected waits up to `timeoutMs` for the connection, then throws.
+ * A ClaimStore on Redis. It connects at once and reconnects by itself; a claim made while it is not
+ * connected waits up to `timeoutMs` for the connection, then throws. An open connection does not keep the
+ * process alive, but retrying an unreachable Redis does: `close()` the store to let a script exit then.
  * Connection errors are logged on stderr once per outage, never with the URL (it may hold a password).
  */
 export function createRedisClaimStore(options: RedisClaimStoreOptions): RedisClaimStore {
