@@ -257,4 +257,5 @@ export const RUNTIME_ENV = {
   ttl: 'MRTR_STATE_TTL_SECONDS',
   audience: 'MRTR_STATE_AUDIENCE',
   roots: 'MCP_ALLOWED_ROOTS',
+  claimsRedisUrl: 'MRTR_CLAIMS_REDIS_URL',
 } as const;

@@ -485,11 +485,13 @@ function bindOf(ctx: HandlerContext, name: string | undefined, args: readonly un
   return bindRequest(ctx, typeof named === 'string' ? named : '', bindable(rest));
 }
 
-/** Arguments as JSON for the digest: URLs by their href (resource handlers get a URL). */
+/**
+ * Arguments as JSON for the digest. The SDK hands the handler parsed arguments, which a schema may have
+ * turned into values JSON has no form for (a resource's URL, `z.coerce.date()`, a bigint): they are
+ * written in the journal's tagged encoding, which is deterministic and tells them apart.
+ */
 function bindable(value: unknown): unknown {
-  if (value instanceof URL) return value.href;
-  if (Array.isArray(value)) return value.map(bindable);
-  return value;
+  return encodeLenient(value, 'the arguments');
 }
 
 /**

@@ -191,6 +191,7 @@ describe.each(VARIANTS)('%s variant', (_variant, modulePath) => {
       expect(runtime.ENV.ttl).toBe(RUNTIME_ENV.ttl);
       expect(runtime.ENV.audience).toBe(RUNTIME_ENV.audience);
       expect(runtime.ENV.roots).toBe(RUNTIME_ENV.roots);
+      expect(runtime.ENV.claimsRedisUrl).toBe(RUNTIME_ENV.claimsRedisUrl);
     });
   });
 });

@@ -421,3 +421,21 @@ describe('outside a flow, and the 2025 era', () => {
     expect(log.effects).toEqual(['load L-1', 'hold ref-1', 'refund L-1 ref-1']);
   });
 });
+
+describe('binding', () => {
+  it('binds arguments a schema turned into values JSON has no form for (a coerced date)', async () => {
+    const log = new EffectLog();
+    const build = (): McpServer => {
+      const server = newServer();
+      server.registerTool('remind', { inputSchema: z.object({ at: z.coerce.date() }) }, resumable('remind', async ({ at }) => {
+        const r = await elicit({ message: `Remind at ${at.toISOString()}?`, requestedSchema: confirmSchema });
+        log.record(`${r.action} ${at.toISOString()}`);
+        return { content: [{ type: 'text', text: r.action }] };
+      }, options));
+      return server;
+    };
+    const e = await modern(build, { elicit: [{ action: 'accept', content: { confirm: true } }] });
+    expect(textOf(await e.client.callTool({ name: 'remind', arguments: { at: '2026-12-24T09:00:00Z' } }))).toBe('accept');
+    expect(log.effects).toEqual(['accept 2026-12-24T09:00:00.000Z']);
+  });
+});
