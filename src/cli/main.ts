@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { analyzeCommand } from './commands/analyze.js';
 import { checkCommand } from './commands/check.js';
 import { portCommand } from './commands/port.js';
+import { probeCommand } from './commands/probe.js';
 import { EXIT_CODES, UsageError } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
 import { toolVersion } from './version.js';
@@ -18,6 +19,7 @@ const COMMANDS: ReadonlyArray<(io: CliIo) => Command> = [
   analyzeCommand,
   checkCommand,
   portCommand,
+  probeCommand,
 ];
 
 const EXIT_CODE_HELP = `
