@@ -59,12 +59,13 @@ export interface TamperedState {
 }
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const MAX_CONTENT_TAMPERS = 8;
+const MAX_CONTENT_TAMPERS = 12;
 
 /**
  * One character changed at the first, middle and last base64 position after a version prefix (`v1.`),
- * then, for each readable JSON part, one character of each string value changed and the part encoded
- * back the way it came: a signed state must refuse all of them, an unsigned one gives itself away.
+ * then, for each readable JSON part, each value changed in turn (one character of a string, a number
+ * plus one, a boolean flipped) and the part encoded back the way it came: a signed state must refuse
+ * all of them, an unsigned one gives itself away.
  */
 export function tamperedStates(state: string): TamperedState[] {
   const variants: TamperedState[] = [];
@@ -78,12 +79,12 @@ export function tamperedStates(state: string): TamperedState[] {
   const segments = state.split('.');
   for (const part of decodeState(state).readable) {
     if (part.json === undefined || part.encoding === 'compressed') continue;
-    for (const { path, text } of stringLeaves(part.json)) {
+    for (const { path, value } of leaves(part.json)) {
       if (variants.length >= picks.length + MAX_CONTENT_TAMPERS) break;
-      const changed = setAt(part.json, path, changeOneCharacter(text));
+      const changed = setAt(part.json, path, changedLeaf(value));
       const encoded = encodeLike(JSON.stringify(changed), part.encoding);
       const tampered = part.segment === -1 ? encoded : segments.map((s, i) => (i === part.segment ? encoded : s)).join('.');
-      if (tampered !== state) variants.push({ label: `one character of ${describePath(path)} changed in the readable state`, state: tampered });
+      if (tampered !== state) variants.push({ label: `${describePath(path)} changed in the readable state`, state: tampered });
     }
   }
   return variants;
@@ -93,6 +94,14 @@ export function tamperedStates(state: string): TamperedState[] {
 function flipSextet(ch: string): string {
   const index = BASE64_ALPHABET.indexOf(ch);
   return index === -1 ? (ch === 'A' ? 'B' : 'A') : BASE64_ALPHABET[index ^ 32];
+}
+
+type Leaf = string | number | boolean;
+
+function changedLeaf(value: Leaf): Leaf {
+  if (typeof value === 'number') return value + 1;
+  if (typeof value === 'boolean') return !value;
+  return changeOneCharacter(value);
 }
 
 function changeOneCharacter(text: string): string {
@@ -105,14 +114,14 @@ function changeOneCharacter(text: string): string {
 
 type Path = (string | number)[];
 
-function stringLeaves(value: unknown, path: Path = []): { path: Path; text: string }[] {
-  if (typeof value === 'string') return [{ path, text: value }];
-  if (Array.isArray(value)) return value.flatMap((v, i) => stringLeaves(v, [...path, i]));
-  if (isRecord(value)) return Object.entries(value).flatMap(([k, v]) => stringLeaves(v, [...path, k]));
+function leaves(value: unknown, path: Path = []): { path: Path; value: Leaf }[] {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return [{ path, value }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, [...path, i]));
+  if (isRecord(value)) return Object.entries(value).flatMap(([k, v]) => leaves(v, [...path, k]));
   return [];
 }
 
-function setAt(value: unknown, path: Path, leaf: string): unknown {
+function setAt(value: unknown, path: Path, leaf: Leaf): unknown {
   if (path.length === 0) return leaf;
   const [head, ...rest] = path;
   if (Array.isArray(value)) return value.map((v, i) => (i === head ? setAt(v, rest, leaf) : v));

@@ -22,6 +22,7 @@ import { startFixtureFleet, type FixtureFleet } from './fixture-hosts.js';
 const require = createRequire(import.meta.url);
 
 interface Ran {
+  cwd: string;
   code: number;
   stdout: string;
   stderr: string;
@@ -30,16 +31,15 @@ interface Ran {
 }
 
 async function probe(...argv: string[]): Promise<Ran> {
-  const ran: Ran = { code: 0, stdout: '', stderr: '', order: [] };
+  const ran: Ran = { cwd: mkdtempSync(path.join(tmpdir(), 'mrtr-probe-cli-')), code: 0, stdout: '', stderr: '', order: [] };
   const io: CliIo = {
-    cwd: mkdtempSync(path.join(tmpdir(), 'mrtr-probe-cli-')),
+    cwd: ran.cwd,
     stdout: (t) => void ((ran.stdout += t), ran.order.push('stdout')),
     stderr: (t) => void ((ran.stderr += t), ran.order.push('stderr')),
     stderrIsTTY: false,
     exitCode: 0,
   };
   ran.code = await main(['probe', ...argv], io);
-  (ran as Ran & { cwd: string }).cwd = io.cwd;
   return ran;
 }
 
@@ -94,7 +94,7 @@ describe('mrtr-port probe', () => {
   });
 
   it('--format sarif --output-file writes a log the official SARIF 2.1.0 schema accepts, one rule per check', async () => {
-    const r = (await probe(fleet.hosts[0].url('unsigned-state'), ...deleteCall, '-f', 'sarif', '-o', 'out/probe.sarif')) as Ran & { cwd: string };
+    const r = await probe(fleet.hosts[0].url('unsigned-state'), ...deleteCall, '-f', 'sarif', '-o', 'out/probe.sarif');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     const log = JSON.parse(readFileSync(path.join(r.cwd, 'out/probe.sarif'), 'utf8')) as {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeState, tamperedStates } from '../../src/probe/state-inspect.js';
 
-const payload = { step: 'confirm', args: { path: '/srv/a.csv' }, ticket: 'T-1a2b3c' };
+const payload = { step: 'confirm', args: { path: '/srv/a.csv' }, ticket: 'T-1a2b3c', exp: 1790000000, final: false };
 const b64url = (text: string | Buffer) => Buffer.from(text).toString('base64url');
 
 function aead(text: string): string {
@@ -59,13 +59,15 @@ describe('tamperedStates', () => {
     }
   });
 
-  it('for a readable JSON part, also changes one character of each string value and encodes it back the same way', () => {
+  it('for a readable JSON part, also changes each value in turn and encodes the part back the same way', () => {
     const state = signed(JSON.stringify(payload));
     const content = tamperedStates(state).filter((v) => v.label.includes('readable state'));
     expect(content.map((v) => v.label)).toEqual([
-      'one character of $.step changed in the readable state',
-      'one character of $.args.path changed in the readable state',
-      'one character of $.ticket changed in the readable state',
+      '$.step changed in the readable state',
+      '$.args.path changed in the readable state',
+      '$.ticket changed in the readable state',
+      '$.exp changed in the readable state',
+      '$.final changed in the readable state',
     ]);
     for (const variant of content) {
       const [version, body, mac] = variant.state.split('.');
@@ -78,7 +80,9 @@ describe('tamperedStates', () => {
 
   it('a plain JSON state is tampered as JSON', () => {
     const state = JSON.stringify(payload);
-    const ticket = tamperedStates(state).find((v) => v.label.includes('$.ticket'))!;
-    expect(JSON.parse(ticket.state)).toEqual({ ...payload, ticket: 'T-1a3b3c' });
+    const changed = (field: string) => JSON.parse(tamperedStates(state).find((v) => v.label.startsWith(`$.${field} `))!.state) as unknown;
+    expect(changed('ticket')).toEqual({ ...payload, ticket: 'T-1a3b3c' });
+    expect(changed('exp')).toEqual({ ...payload, exp: 1790000001 });
+    expect(changed('final')).toEqual({ ...payload, final: true });
   });
 });
