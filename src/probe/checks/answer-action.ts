@@ -21,7 +21,8 @@ export async function answerActionCheck(ctx: CallContext, action: 'decline' | 'c
     exchanges.push(exchange);
     const outcome = exchange.response;
     if (outcome.kind !== 'input_required') {
-      return skip(action, `the call ${round === 0 ? 'asked' : 'asked no elicitation and then'} returned ${describeOutcome(outcome)}: no elicitation to ${action}`, exchanges);
+      const before = round === 0 ? 'the call' : `after ${round} round${round === 1 ? '' : 's'} without an elicitation, the call`;
+      return skip(action, `${before} returned ${describeOutcome(outcome)}: no elicitation to ${action}`, exchanges);
     }
     const answers = answersFor(outcome.inputRequests, action);
     if (answers.unanswerable.length > 0) return skip(action, `the call asks for ${answers.unanswerable.join(', ')}, which the probe cannot answer`, exchanges);
