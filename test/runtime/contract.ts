@@ -5,7 +5,10 @@ import fc from 'fast-check';
 import type * as AeadRuntime from '../../src/runtime/mrtr-continuation.js';
 import { KEY_A, KEY_B, KEY_C, clock, context } from './helpers.js';
 
-export type Runtime = Pick<typeof AeadRuntime, 'createContinuation' | 'bindRequest' | 'MAX_STATE_CHARS' | 'claimOnce' | 'MemoryClaimStore'>;
+// the store class is compared by shape: each variant declares its own (a private field makes classes nominal)
+export type Runtime = Pick<typeof AeadRuntime, 'createContinuation' | 'bindRequest' | 'MAX_STATE_CHARS' | 'claimOnce'> & {
+  MemoryClaimStore: new (options?: { now?: () => number; maxEntries?: number }) => AeadRuntime.ClaimStore;
+};
 type Continuation = AeadRuntime.Continuation;
 
 const ARGS = { orderId: 'o-17', amount: 42 };
