@@ -3,8 +3,8 @@
 // servers (bench/corpus/labels/*.json) whose snapshots are present under /work/.mirror/.
 // Not part of CI: the snapshots are fetched, not shipped. See docs/corpus.md.
 //
-//   npm run corpus [-- --repo <owner/name|part>]... [--dev | --all] [--json] [--keep] [--verify] [--typecheck]
-import { mkdirSync, rmSync } from 'node:fs';
+//   npm run corpus [-- --repo <owner/name|part>]... [--dev | --all] [--json] [--out <file>] [--keep] [--verify] [--typecheck]
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from './lib/cli-run.mjs';
@@ -17,15 +17,18 @@ import { formatDisagreements, formatTable, formatTypecheck, total } from './lib/
 
 const LABELS = fileURLToPath(new URL('./labels/', import.meta.url));
 const SCRATCH = process.env.MRTR_CORPUS_SCRATCH ?? '/tmp/mrtr-corpus';
-const USAGE = 'usage: npm run corpus -- [--repo <owner/name|part>]... [--dev | --all] [--json] [--keep] [--verify] [--typecheck]';
+const USAGE = 'usage: npm run corpus -- [--repo <owner/name|part>]... [--dev | --all] [--json] [--out <file>] [--keep] [--verify] [--typecheck]';
 
 function parseArgs(argv) {
-  const opts = { repos: [], dev: false, all: false, json: false, keep: false, verify: false, typecheck: false };
+  const opts = { repos: [], dev: false, all: false, json: false, out: null, keep: false, verify: false, typecheck: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--repo') {
       if (!argv[i + 1]) throw new ManifestError(`--repo needs a name\n${USAGE}`);
       opts.repos.push(argv[++i]);
+    } else if (a === '--out') {
+      if (!argv[i + 1]) throw new ManifestError(`--out needs a file\n${USAGE}`);
+      opts.out = argv[++i];
     } else if (a === '--dev') opts.dev = true;
     else if (a === '--all') opts.all = true;
     else if (a === '--json') opts.json = true;
@@ -116,8 +119,10 @@ function main() {
   const corpus = scores.filter((s) => !s.dev);
   const dev = scores.filter((s) => s.dev);
   const totals = { corpus: total(corpus, `total corpus (${corpus.length} repos)`), dev: total(dev, `total dev (${dev.length} trees)`) };
+  const machine = JSON.stringify({ tool: 'mrtr-port-corpus', version: 1, scores, totals, skipped }, null, 2);
+  if (opts.out) writeFileSync(opts.out, `${machine}\n`);
   if (opts.json) {
-    console.log(JSON.stringify({ tool: 'mrtr-port-corpus', version: 1, scores, totals, skipped }, null, 2));
+    console.log(machine);
     return;
   }
   const rows = [...corpus, ...(corpus.length ? [null, totals.corpus] : []), ...(dev.length ? [null, ...dev, null, totals.dev] : [])];

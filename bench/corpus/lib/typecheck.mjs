@@ -48,7 +48,9 @@ function findEntry(dir) {
 function tryStart(dir, entry) {
   const r = run(process.execPath, ['--import', TSX, entry], dir, START_MS, '');
   if (r.error && r.error.code === 'ETIMEDOUT') return { started: true, detail: 'still running after 5 s' };
-  const last = (r.stderr ?? '').trim().split('\n').at(-1) ?? '';
+  // Node ends a crash with its version line; the error itself is the last line naming one.
+  const lines = (r.stderr ?? '').trim().split('\n');
+  const last = lines.filter((l) => /error/i.test(l)).at(-1) ?? lines.at(-1) ?? '';
   return { started: r.status === 0, detail: `exited ${r.status ?? r.signal}${last ? `: ${last.slice(0, 160)}` : ''}` };
 }
 
@@ -62,12 +64,24 @@ export function typecheckRepo(origDir, portDir, note) {
     const last = `${install.stderr ?? ''}`.trim().split('\n').filter(Boolean).at(-1) ?? install.error?.message ?? '';
     return { tried: false, why: `npm ci failed: ${last.slice(0, 200)}` };
   }
-  if (!existsSync(join(portDir, 'node_modules'))) symlinkSync(join(origDir, 'node_modules'), join(portDir, 'node_modules'), 'dir');
+  // The port may move package.json to the v2 SDK (after a v1 migration): then the ported tree needs
+  // its own install; otherwise it shares the original's node_modules.
+  const manifestChanged = readFileSync(join(origDir, 'package.json'), 'utf8') !== readFileSync(join(portDir, 'package.json'), 'utf8');
+  if (manifestChanged) {
+    note('npm install --ignore-scripts (ported package.json changed)');
+    const again = run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], portDir, INSTALL_TIMEOUT_MS);
+    if (again.status !== 0) {
+      const last = `${again.stderr ?? ''}`.trim().split('\n').filter(Boolean).at(-1) ?? again.error?.message ?? '';
+      return { tried: false, why: `npm install of the ported package.json failed: ${last.slice(0, 200)}` };
+    }
+  } else if (!existsSync(join(portDir, 'node_modules'))) {
+    symlinkSync(join(origDir, 'node_modules'), join(portDir, 'node_modules'), 'dir');
+  }
   note('tsc --noEmit (original, ported)');
   const before = tscErrors(origDir);
   const after = tscErrors(portDir);
   const newErrors = [...after.keys].filter((k) => !before.keys.has(k));
   const entry = findEntry(origDir);
   const start = entry ? { entry, before: tryStart(origDir, entry), after: tryStart(portDir, entry) } : null;
-  return { tried: true, errorsBefore: before.keys.size, errorsAfter: after.keys.size, newErrors, tscError: before.error ?? after.error, start };
+  return { tried: true, manifestChanged, errorsBefore: before.keys.size, errorsAfter: after.keys.size, newErrors, tscError: before.error ?? after.error, start };
 }
