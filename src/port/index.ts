@@ -1,17 +1,18 @@
 /**
- * The `port` runner, in-process: discover → read (v1 and marker text scan) → v1 migration → analyze →
- * transform (only files with sites) → restore framing → re-parse → helper file → atomic write or diff.
+ * The `port` runner, in-process: discover → read (read.ts: bytes, encoding, fingerprint) → v1 migration →
+ * analyze (the migrated texts, in memory) → transform (only files with sites) → restore framing →
+ * re-parse → helper file → write (write.ts) or diff.
  *
  * Safety: a file is written only after its new text re-parses; anything that fails for a file (v1
- * migration or transform throws, output does not parse, its helper cannot be written, the write fails)
- * leaves that file byte-identical and reports it as failed with the error. Nothing is written under
- * `dryRun` (diffs instead, the helper as a new-file diff). Untouched files are never re-printed.
+ * migration or transform throws, output does not parse, its helper cannot be written, the file is
+ * read-only or changed on disk since it was read, the write fails) leaves that file byte-identical and
+ * reports it as failed with the error. Nothing is written under `dryRun` (diffs instead, the helper as
+ * a new-file diff). Untouched files are never re-printed.
  */
-import { readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type ts from 'typescript';
 import type { Site } from '../analyzer/model.js';
-import { createAnalysisMirror, type AnalysisMirror } from './analysis-mirror.js';
+import { sweepDebris, sweepStaleAnalysisMirrors, withSignalCleanup, type SweepResult } from './cleanup.js';
 import { markUnhandledSites } from './coverage.js';
 import { loadDefaultDependencies, type PortDependencies, type PortOptions, type SiteInstruction } from './dependencies.js';
 import { fileDiff, newFileDiff } from './diff.js';
@@ -30,7 +31,9 @@ import {
 } from './result.js';
 import { countCodemodMarkers, inferProjectType, isV1Source, type ProjectType } from './v1-detect.js';
 import { describeParseProblem, firstParseProblem } from './verify.js';
-import { writeFileAtomic } from './write-atomic.js';
+import { decode, encode } from './encoding.js';
+import { namesLegacyMethod, readSources, readTextFile, type SourceText } from './read.js';
+import { Writer, type PendingWrite } from './write.js';
 
 export { portExitCode, PortUsageError, EXIT } from './result.js';
 export type { FileOutcome, HelperOutcome, ManifestOutcome, PortResult, PortSummary } from './result.js';
@@ -44,8 +47,14 @@ export interface RunPortOptions {
   skipV1?: boolean;
   codec?: PortOptions['codec'];
   roots?: PortOptions['roots'];
-  /** How a changed file (or the helper) is written; default: atomic temp file + rename. */
-  write?: (file: string, text: string) => void;
+  /** Write read-only files too (keeping their mode). */
+  force?: boolean;
+  /** Files larger than this many bytes are skipped (`too-large`); default `DEFAULT_MAX_FILE_SIZE`. */
+  maxFileSize?: number;
+  /** Replaces the swap of a changed file (or the helper) into place; the write stage's checks run first. */
+  write?: (file: string, bytes: Buffer) => void;
+  /** Called right before each file is swapped into place (tests change the file here, to be refused). */
+  beforeSwap?: (file: string) => void;
   /** Replace any stage the runner borrows from the rest of mrtr-port (tests inject failures here). */
   dependencies?: Partial<PortDependencies>;
   /** Told what a long run is doing (the CLI shows it on a TTY only). */
@@ -74,6 +83,8 @@ class WorkFile {
     readonly abs: string,
     readonly rel: string,
     readonly original: string,
+    /** What the read stage got (undefined when the file could not be read). */
+    readonly source?: SourceText,
   ) {
     this.outcome = { file: rel, status: 'unchanged', v1Migrated: false, sites: 0, markers: 0, codemodMarkers: 0 };
   }
@@ -99,13 +110,17 @@ class WorkFile {
   }
 }
 
-export async function runPort(options: RunPortOptions): Promise<PortResult> {
+export function runPort(options: RunPortOptions): Promise<PortResult> {
+  // a SIGINT/SIGTERM during the run removes this run's temp files before the process ends
+  return withSignalCleanup(() => port(options));
+}
+
+async function port(options: RunPortOptions): Promise<PortResult> {
   const cwd = resolve(options.cwd);
   const codec = options.codec ?? 'aead';
   const roots = options.roots ?? 'config';
   const dryRun = options.dryRun ?? false;
   const skipV1 = options.skipV1 ?? false;
-  const write = options.write ?? writeFileAtomic;
   const deps = await resolveDependencies(options.dependencies);
 
   const discovered = await deps.discoverFiles({ cwd, paths: options.paths, ignore: options.ignore ?? [] });
@@ -116,23 +131,25 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
 
   const relOf = (abs: string) => relative(cwd, abs).split(sep).join('/');
   const progress = discovered.files.length >= LONG_RUN_FILES ? options.onProgress : undefined;
+
+  // Stage: debris of interrupted runs goes before anything is read (a half-written file is restored first).
+  const swept = dryRun ? undefined : sweepBeforeRead(cwd, discovered.files);
+
+  // Stage: read.
   progress?.(`reading ${discovered.files.length} files…`);
   const work = new Map<string, WorkFile>();
   const considered = new Set<WorkFile>();
-  for (const abs of discovered.files) {
-    const rel = relOf(abs);
-    let text: string;
-    try {
-      text = readFileSync(abs, 'utf8');
-    } catch (error) {
-      const wf = new WorkFile(abs, rel, '');
-      skip(wf, `unreadable: ${messageOf(error)}`);
+  for (const read of readSources(discovered.files, { cwd, maxFileSize: options.maxFileSize })) {
+    if (!read.ok) {
+      const wf = new WorkFile(read.abs, read.rel, '');
+      skip(wf, read.reason);
+      if (read.mayHoldSites) wf.outcome.mayHoldSites = true;
       considered.add(wf);
-      work.set(rel, wf);
+      work.set(read.rel, wf);
       continue;
     }
-    const wf = new WorkFile(abs, rel, text);
-    work.set(rel, wf);
+    const wf = new WorkFile(read.file.abs, read.file.rel, read.file.text, read.file);
+    work.set(wf.rel, wf);
     if (wf.hasMarkers) considered.add(wf);
   }
 
@@ -161,29 +178,17 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
     }
   }
 
-  // Stage: analyze (over a mirror holding the migrated texts when the migration changed any file).
+  // Stage: analyze, in memory: the analyzer gets the texts as read, or as migrated for v1 files.
   const analyzable = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged');
-  const replaced = new Map(analyzable.filter((wf) => wf.migrated !== undefined && wf.migrated !== wf.original).map((wf) => [wf.abs, wf.migrated!]));
   progress?.(`analyzing ${analyzable.length} files…`);
-  let mirror: AnalysisMirror | undefined;
-  let report;
-  // the analyzer's trees (of the original texts; a mirror's are of other paths): the leftover-site check reuses them
+  // the analyzer's trees (of the texts it was given): the leftover-site check reuses them
   const trees = new Map<string, ts.SourceFile>();
-  try {
-    mirror = replaced.size > 0 ? createAnalysisMirror(cwd, analyzable.map((wf) => wf.abs), replaced) : undefined;
-    ({ report } = await deps.analyze(
-      mirror
-        ? { cwd: mirror.cwd, files: mirror.files }
-        : {
-            cwd,
-            files: analyzable.map((wf) => wf.abs),
-            texts: new Map(analyzable.map((wf) => [wf.abs, wf.original])),
-            onTree: (file, sf) => trees.set(file, sf),
-          },
-    ));
-  } finally {
-    mirror?.dispose();
-  }
+  const { report } = await deps.analyze({
+    cwd,
+    files: analyzable.map((wf) => wf.abs),
+    texts: new Map(analyzable.map((wf) => [wf.abs, wf.working])),
+    onTree: (file, sf) => trees.set(file, sf),
+  });
   for (const s of report.files.skipped) {
     const wf = work.get(s.file);
     if (!wf || wf.outcome.status !== 'unchanged') continue;
@@ -255,6 +260,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
 
   // Stage: the helper file, once per package whose changed files import it.
   const helpers: HelperOutcome[] = [];
+  const helperWrites: HelperWrite[] = [];
   for (const [pkg, helperPath] of helperPaths) {
     const importers = [...considered].filter(
       (wf) =>
@@ -272,38 +278,43 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
         outcome.status = 'differs';
         continue;
       }
-      if (dryRun) {
-        outcome.status = 'would-write';
-        outcome.diff = newFileDiff(outcome.file, template.text);
-      } else {
-        write(helperPath, template.text);
-        outcome.status = 'written';
-      }
+      helperWrites.push({ outcome, path: helperPath, text: template.text, importers });
     } catch (error) {
-      outcome.status = 'failed';
-      outcome.error = messageOf(error);
-      // Without its helper a ported file would not compile: keep them all as they were.
-      for (const wf of importers) fail(wf, `helper file ${outcome.file} could not be written: ${outcome.error}`);
+      failHelper(outcome, importers, messageOf(error));
     }
   }
 
-  // Stage: write (or diff) every changed file.
+  // Stage: write (or diff): the helpers first (a file importing one is kept if it cannot be written), then the sources.
+  const writer = new Writer({ force: options.force, write: options.write, beforeSwap: options.beforeSwap });
+  for (const h of helperWrites) {
+    if (dryRun) {
+      h.outcome.status = 'would-write';
+      h.outcome.diff = newFileDiff(h.outcome.file, h.text);
+      continue;
+    }
+    const failure = writer.commit({ target: h.path, bytes: Buffer.from(h.text, 'utf8'), expect: 'absent' });
+    if (failure) failHelper(h.outcome, h.importers, failure.kind === 'write-failed' ? failure.message.replace(/^write failed: /, '') : failure.message);
+    else h.outcome.status = 'written';
+  }
   for (const wf of considered) {
     if (wf.outcome.status !== 'changed') continue;
+    const pending = pendingWrite(wf);
+    if (typeof pending === 'string') {
+      fail(wf, pending);
+      continue;
+    }
     if (dryRun) {
       wf.outcome.diff = fileDiff(wf.rel, wf.original, wf.output);
       continue;
     }
-    try {
-      write(wf.abs, wf.output);
-    } catch (error) {
-      fail(wf, `write failed: ${messageOf(error)}`);
-    }
+    const failure = writer.commit(pending);
+    if (failure) fail(wf, failure.message);
   }
 
-  const manifests = updateManifests([...work.values()], layout, { dryRun, write, relOf });
+  const manifests = updateManifests([...work.values()], layout, { dryRun, writer, cwd, relOf });
 
   for (const wf of considered) {
+    if (wf.outcome.status === 'skipped' && wf.source && namesLegacyMethod(wf.source.bytes)) wf.outcome.mayHoldSites = true;
     const finalText = wf.outcome.status === 'changed' ? wf.output : wf.original;
     wf.outcome.markers = findMarkers(finalText).filter((m) => !m.acknowledged).length;
     wf.outcome.codemodMarkers = countCodemodMarkers(finalText);
@@ -320,7 +331,52 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
     helpers: helpers.sort((a, b) => (a.file < b.file ? -1 : 1)),
     manifests,
     summary: summarize(work.size, files),
+    ...(swept && (swept.removed.length > 0 || swept.restored.length > 0)
+      ? { recovered: { removed: swept.removed.map(relOf), restored: swept.restored.map(relOf) } }
+      : {}),
   };
+}
+
+/** A helper file the run creates, and the changed files that import it. */
+interface HelperWrite {
+  outcome: HelperOutcome;
+  path: string;
+  text: string;
+  importers: WorkFile[];
+}
+
+/** Without its helper a ported file would not compile: keep every importer as it was. */
+function failHelper(outcome: HelperOutcome, importers: readonly WorkFile[], error: string): void {
+  outcome.status = 'failed';
+  outcome.error = error;
+  for (const wf of importers) fail(wf, `helper file ${outcome.file} could not be written: ${error}`);
+}
+
+/** The new bytes of a changed file, in the encoding it was read in; or why they cannot be written. */
+function pendingWrite(wf: WorkFile): PendingWrite | string {
+  const source = wf.source!;
+  const bytes = encode(wf.output, source.encoding);
+  // a lone surrogate has no encoding (it would be written as U+FFFD): refuse rather than alter
+  const back = decode(bytes);
+  if (!back.ok || back.text !== wf.output) return `output cannot be written in ${source.encoding.toUpperCase()} without changing it (an unpaired surrogate)`;
+  return { target: source.target, bytes, expect: source };
+}
+
+/**
+ * Removes what interrupted runs left next to the files this run may write (the files' folders, up to
+ * the working directory, and their `src/` folders where the helper may go), and stale analysis mirrors.
+ */
+function sweepBeforeRead(cwd: string, files: readonly string[]): SweepResult {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    for (let dir = dirname(file); !dirs.has(dir); dir = dirname(dir)) {
+      dirs.add(dir);
+      dirs.add(join(dir, 'src'));
+      if (dir === cwd || !dir.startsWith(cwd + sep)) break;
+    }
+  }
+  sweepStaleAnalysisMirrors();
+  return sweepDebris(dirs);
 }
 
 /**
@@ -331,7 +387,7 @@ export async function runPort(options: RunPortOptions): Promise<PortResult> {
 function updateManifests(
   files: readonly WorkFile[],
   layout: PackageLayout,
-  io: { dryRun: boolean; write: (file: string, text: string) => void; relOf: (abs: string) => string },
+  io: { dryRun: boolean; writer: Writer; cwd: string; relOf: (abs: string) => string },
 ): ManifestOutcome[] {
   const migrated = new Set(files.filter((wf) => wf.outcome.status === 'changed' && wf.outcome.v1Migrated).map((wf) => layout.packageRootOf(wf.abs)));
   const outcomes: ManifestOutcome[] = [];
@@ -343,22 +399,24 @@ function updateManifests(
       for (const name of importedPackages(wf.output)) imported.add(name);
     }
     const file = io.relOf(manifest);
-    let raw: string;
-    try {
-      raw = readFileSync(manifest, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      outcomes.push({ file, status: 'failed', error: messageOf(error), added: {}, removed: [], unknown: [] });
+    const read = readTextFile(manifest, io.cwd);
+    if (read === undefined) continue;
+    if (!read.ok) {
+      outcomes.push({ file, status: 'failed', error: read.reason, added: {}, removed: [], unknown: [] });
       continue;
     }
+    const raw = read.file.text;
     try {
       const edit = updateManifest(raw, imported);
       if (!edit) continue;
       const outcome: ManifestOutcome = { file, status: 'would-write', added: edit.added, removed: edit.removed, unknown: edit.unknown };
       if (io.dryRun) outcome.diff = fileDiff(file, raw, edit.text);
       else {
-        io.write(manifest, edit.text);
-        outcome.status = 'written';
+        const failure = io.writer.commit({ target: read.file.target, bytes: encode(edit.text, read.file.encoding), expect: read.file });
+        if (failure) {
+          outcome.status = 'failed';
+          outcome.error = failure.message;
+        } else outcome.status = 'written';
       }
       outcomes.push(outcome);
     } catch (error) {

@@ -22,6 +22,8 @@ export interface FileOutcome {
   codemodMarkers: number;
   /** Unified diff (dry-run only, changed files only). */
   diff?: string;
+  /** Skipped files only: the file names a legacy request method, so it may hold a site this run did not port (exit 1). */
+  mayHoldSites?: true;
 }
 
 export type HelperStatus = 'written' | 'would-write' | 'identical' | 'differs' | 'failed';
@@ -67,15 +69,21 @@ export interface PortResult {
   /** package.json files updated after an SDK v1 migration (v1 dependency swapped for v2). */
   manifests: ManifestOutcome[];
   summary: PortSummary;
+  /** What an interrupted earlier run left and this run cleaned up before reading (absent when nothing). */
+  recovered?: { removed: string[]; restored: string[] };
 }
 
 export const EXIT = { clean: 0, attention: 1, usage: 2 } as const;
 
-/** 0 clean; 1 when markers are left (todo or codemod) or a file, helper or package.json failed. */
+/**
+ * 0 clean; 1 when markers are left (todo or codemod), a file, helper or package.json failed, or a
+ * skipped file may hold a legacy site.
+ */
 export function portExitCode(result: PortResult): number {
   const { summary } = result;
   const helperFailed = result.helpers.some((h) => h.status === 'failed') || result.manifests.some((m) => m.status === 'failed');
-  return summary.failed > 0 || helperFailed || summary.markers > 0 || summary.codemodMarkers > 0 ? EXIT.attention : EXIT.clean;
+  const skippedSites = result.files.some((f) => f.status === 'skipped' && f.mayHoldSites);
+  return summary.failed > 0 || helperFailed || skippedSites || summary.markers > 0 || summary.codemodMarkers > 0 ? EXIT.attention : EXIT.clean;
 }
 
 /** Bad input to the run (a named path missing or holding no sources): exit 2. */

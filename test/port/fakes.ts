@@ -13,12 +13,12 @@ import { insertMarkers } from '../../src/port/markers.js';
 
 export const FAKE_TEMPLATE = '// the continuation helper (test copy)\nexport const continuation = {};\n';
 
-export function fakeAnalyze(options: { cwd: string; files: readonly string[] }): { report: AnalysisReport } {
+export function fakeAnalyze(options: { cwd: string; files: readonly string[]; texts?: ReadonlyMap<string, string> }): { report: AnalysisReport } {
   const sites: Site[] = [];
   const skipped: AnalysisReport['files']['skipped'] = [];
   for (const abs of options.files) {
     const file = relative(options.cwd, abs).split(sep).join('/');
-    const text = readFileSync(abs, 'utf8');
+    const text = options.texts?.get(abs) ?? readFileSync(abs, 'utf8');
     if (text.includes('SYNTAX ERROR')) {
       skipped.push({ file, reason: 'parse-error: Declaration or statement expected. (1:1)' });
       continue;

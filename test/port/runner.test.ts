@@ -285,7 +285,8 @@ describe('runPort on SDK v1 sources (real codemod, stand-in analyzer and transfo
       dependencies: {
         ...deps,
         analyze: (o) => {
-          seen.push(...o.files.map((f) => readFileSync(f, 'utf8')));
+          // in memory: the migrated texts are never written anywhere before the run's write stage
+          seen.push(...o.files.map((f) => o.texts!.get(f)!));
           return deps.analyze(o);
         },
       },
