@@ -1,8 +1,7 @@
 /** Runs a report command for the CLI: progress on a TTY, the report to stdout or `--output-file`, the exit code. */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { CliIo } from './io.js';
 import type { ReportOptions } from './options.js';
+import { checkReportFile, deliverReport } from './report-output.js';
 import type { RunOptions, RunResult } from './run.js';
 
 export async function emitReport(
@@ -11,6 +10,7 @@ export async function emitReport(
   options: ReportOptions,
   io: CliIo,
 ): Promise<void> {
+  if (options.outputFile !== undefined) await checkReportFile(io, options.outputFile, paths, options.ignore);
   const progress = io.stderrIsTTY ? (message: string) => io.stderr(`\r\x1b[Kmrtr-port: ${message}`) : undefined;
   let shown = false;
   const result = await run({
@@ -27,13 +27,7 @@ export async function emitReport(
   });
   if (shown) io.stderr('\r\x1b[K');
 
-  if (options.outputFile !== undefined) {
-    const target = path.resolve(io.cwd, options.outputFile);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, result.output, 'utf8');
-  } else {
-    io.stdout(result.output);
-  }
+  deliverReport(io, options.outputFile, result.output);
   if (options.verbose) {
     const t = result.timings;
     io.stderr(

@@ -10,7 +10,7 @@ import { analyzeCommand } from './commands/analyze.js';
 import { checkCommand } from './commands/check.js';
 import { portCommand } from './commands/port.js';
 import { probeCommand } from './commands/probe.js';
-import { EXIT_CODES, UsageError } from './exit-codes.js';
+import { EXIT_CODES, OutputError, UsageError } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
 import { toolVersion } from './version.js';
 
@@ -26,7 +26,9 @@ const EXIT_CODE_HELP = `
 Exit codes:
   0  analyze: report printed; check: nothing left to port, no marker left
   1  check: legacy requests to port, @mrtr-port-todo markers left, or a file that could not be parsed
-  2  bad arguments, a named path that is missing or holds no source files, or an internal error`;
+  2  bad arguments, a named path that is missing or holds no source files, an unusable --output-file,
+     a report that could not be written (closed pipe, full disk), or an internal error
+     port: also uncommitted git changes in files it would rewrite (without --force)`;
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('mrtr-port')
@@ -51,14 +53,19 @@ export function buildProgram(io: CliIo): Command {
 export async function main(argv: readonly string[] = process.argv.slice(2), io: CliIo = processIo()): Promise<number> {
   const verbose = argv.includes('--verbose');
   try {
-    await buildProgram(io).parseAsync([...argv], { from: 'user' });
-    return io.exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
+    let code: number;
+    try {
+      await buildProgram(io).parseAsync([...argv], { from: 'user' });
+      code = io.exitCode;
+    } catch (error) {
+      if (!(error instanceof CommanderError)) throw error;
       // --help and --version end with 0; everything else commander rejects is a usage error.
-      return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+      code = error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
     }
-    if (error instanceof UsageError) {
+    await flushStdout(io);
+    return code;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof OutputError) {
       io.stderr(`mrtr-port: ${error.message}\n`);
       return error.exitCode;
     }
@@ -67,6 +74,15 @@ export async function main(argv: readonly string[] = process.argv.slice(2), io: 
     if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
     else io.stderr('(run with --verbose for the stack trace)\n');
     return EXIT_CODES.internal;
+  }
+}
+
+/** Waits until stdout took everything; a closed pipe or a full disk becomes an `OutputError`. */
+async function flushStdout(io: CliIo): Promise<void> {
+  try {
+    await io.flush?.();
+  } catch (error) {
+    throw new OutputError('stdout', error);
   }
 }
 

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const PROJECTS = path.join(REPO_ROOT, 'fixtures/projects');
@@ -39,4 +41,19 @@ export function writeTree(root: string, files: Record<string, string>): void {
 /** Paths relative to `root`, `/`-separated, for readable assertions. */
 export function rel(root: string, files: readonly string[]): string[] {
   return files.map((f) => path.relative(root, f).split(path.sep).join('/'));
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process on `cwd` with buffered output. */
+export async function cli(cwd: string, ...argv: string[]): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { cwd, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTTY: false, exitCode: 0 };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
 }

@@ -8,21 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
 import type { JsonReport } from '../../src/index.js';
-import { copyProject, REPO_ROOT, tempDir, writeTree } from './helpers.js';
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(cwd: string, ...argv: string[]): Promise<Ran> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { cwd, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTTY: false, exitCode: 0 };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+import { cli, copyProject, REPO_ROOT, tempDir, writeTree } from './helpers.js';
 
 describe('mrtr-port (in-process)', () => {
   it('analyze prints the grouped text report and exits 0', async () => {
@@ -97,15 +83,34 @@ describe('mrtr-port (in-process)', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
+  it('an unusable --output-file is exit 2 with one line, before the run', async () => {
+    const dir = copyProject('clean');
+    writeTree(dir, { 'out.txt/keep': '' });
+    const r = await cli(dir, 'analyze', '--output-file', 'out.txt');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'mrtr-port: --output-file out.txt: is a folder\n' });
+  });
+
   it('an internal error exits 2 with a message and no stack, unless --verbose', async () => {
     const dir = copyProject('clean');
-    // a folder where a file is expected: writing the report fails inside the run
-    writeTree(dir, { 'out.txt/keep': '' });
-    const quiet = await cli(dir, 'analyze', '--output-file', 'out.txt');
+    // a stdout that throws stands in for a bug anywhere in the command
+    const failing = (argv: string[]) => {
+      let stderr = '';
+      const io: CliIo = {
+        cwd: dir,
+        stdout: () => {
+          throw new Error('boom in the reporter');
+        },
+        stderr: (t) => void (stderr += t),
+        stderrIsTTY: false,
+        exitCode: 0,
+      };
+      return main(argv, io).then((code) => ({ code, stderr }));
+    };
+    const quiet = await failing(['analyze']);
     expect(quiet.code).toBe(2);
-    expect(quiet.stderr).toMatch(/^mrtr-port: internal error: .*EISDIR/);
+    expect(quiet.stderr).toMatch(/^mrtr-port: internal error: boom in the reporter\n/);
     expect(quiet.stderr).not.toMatch(/\n\s+at /);
-    const verbose = await cli(dir, 'analyze', '--output-file', 'out.txt', '--verbose');
+    const verbose = await failing(['analyze', '--verbose']);
     expect(verbose.code).toBe(2);
     expect(verbose.stderr).toMatch(/\n\s+at /);
   });
