@@ -21,11 +21,12 @@
  *
  * Usage: npm run bench -- port   (or: node bench/port.bench.mjs); rounds: BENCH_ROUNDS (default 7).
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { transpileTree } from './lib/compile.mjs';
+import { compileRunner } from './lib/compile.mjs';
+import { loadTimedRunner } from './lib/timed-runner.mjs';
 import { generateMcpCorpus, listSourceFiles } from './lib/corpus.mjs';
 import { median, pairedRounds, ratio, table } from './lib/paired.mjs';
 
@@ -54,21 +55,10 @@ async function child(mode, dist, cwd, hasV1) {
     const workMs = performance.now() - t0;
     print({ workMs, cpuMs: cpuMsSince(c0), files: files.length, sites: report.sites.length });
   } else {
-    const [{ runPort }, { loadDefaultDependencies }] = await Promise.all([load('src/port/index.js'), load('src/port/dependencies.js')]);
     // the runner loads its stages lazily: load the ones this corpus needs before the clock starts, as the
     // analyze side does (ts-morph and the codemod load only when some file imports SDK v1)
-    const loaded = await loadDefaultDependencies();
+    const { runPort, dependencies, stageMs } = await loadTimedRunner(dist);
     if (hasV1) await load('src/port/v1-migration.js');
-    const stageMs = { analyze: 0, transform: 0 };
-    const timed = (stage, fn) => (...args) => {
-      const s = performance.now();
-      try {
-        return fn(...args);
-      } finally {
-        stageMs[stage] += performance.now() - s;
-      }
-    };
-    const dependencies = { ...loaded, analyze: timed('analyze', loaded.analyze), transform: timed('transform', loaded.transform) };
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const result = await runPort({ cwd, paths: ['.'], dryRun: true, dependencies });
@@ -156,17 +146,8 @@ async function parent(rounds) {
   );
 }
 
-/** The runner and everything it loads, compiled to JS (same folder layout, so relative imports hold). */
 function compile() {
-  const dist = join(work, 'dist');
-  rmSync(dist, { recursive: true, force: true });
-  const ts = (dir) => listSourceFiles(join(root, dir)).filter((f) => f.endsWith('.ts'));
-  transpileTree(root, [join(root, 'src/vocabulary.ts'), ...ts('src/analyzer'), ...ts('src/port'), ...ts('src/runtime'), ...ts('transforms')], dist);
-  // the runtime template reads the helper sources next to it
-  for (const f of readdirSync(join(root, 'src/runtime')).filter((f) => f.startsWith('mrtr-continuation'))) {
-    copyFileSync(join(root, 'src/runtime', f), join(dist, 'src/runtime', f));
-  }
-  return dist;
+  return compileRunner(root, join(work, 'dist'));
 }
 
 function buildCorpus(dir, withSdk) {

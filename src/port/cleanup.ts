@@ -63,8 +63,8 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Runs `body` with handlers that, on SIGINT/SIGTERM/SIGHUP, remove this run's temp files and then end
- * the process as the signal would have. The writes themselves are synchronous, so a signal is handled
- * between two files, never inside one.
+ * the process as the signal would have. Each write is synchronous and the write stage yields between
+ * two files (`betweenFiles`), so a signal is handled there: never inside a file, never ignored.
  */
 export async function withSignalCleanup<T>(body: () => Promise<T>): Promise<T> {
   const handlers = SIGNALS.map((signal) => {
@@ -83,6 +83,11 @@ export async function withSignalCleanup<T>(body: () => Promise<T>): Promise<T> {
     for (const [s, h] of handlers) process.removeListener(s, h);
     removeInFlight();
   }
+}
+
+/** Lets a pending SIGINT/SIGTERM run its handler before the next file is written. */
+export function betweenFiles(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 export interface SweepResult {

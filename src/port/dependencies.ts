@@ -35,6 +35,10 @@ export interface DiscoverResult {
   files: string[];
   missing: string[];
   empty: string[];
+  /** Symlinks met while walking, not followed (reported as skipped). */
+  symlinks?: string[];
+  /** Folders that could not be listed (reported as skipped: they may hold sources). */
+  unreadable?: { path: string; code: string }[];
 }
 
 /** The analyzer's result; `handlers` is optional so a stand-in analyzer can leave it out. */

@@ -33,6 +33,8 @@ export interface DiscoverResult {
   empty: string[];
   /** Symlinks met while walking and not followed (absolute paths, sorted). */
   symlinks: string[];
+  /** Folders below a named path that could not be listed (EACCES…): absolute paths, sorted, with the error code. */
+  unreadable: { path: string; code: string }[];
 }
 
 /** gitignore rules that apply below `base` (an absolute folder). */
@@ -55,6 +57,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
 
   const files = new Set<string>();
   const symlinks = new Set<string>();
+  const unreadable: DiscoverResult['unreadable'] = [];
   const missing: string[] = [];
   const empty: string[] = [];
 
@@ -72,7 +75,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
       // Naming a folder the repository ignores is a request to scan it: its ancestors' rules step aside.
       const layers = isIgnored(absolute, true, repository) ? [] : [...repository];
       if (userLayer) layers.push(userLayer);
-      await walk(absolute, layers, userLayer, found, symlinks);
+      await walk(absolute, layers, userLayer, found, symlinks, unreadable);
     } else if (info.isFile() && isSourceFile(absolute)) {
       found.push(absolute);
     }
@@ -80,7 +83,10 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
     for (const f of found) files.add(f);
   }
 
-  return { files: [...files].sort(), missing, empty, symlinks: [...symlinks].sort() };
+  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  // a symlink the user also named is not "not followed"
+  const skippedLinks = [...symlinks].filter((link) => !files.has(link)).sort();
+  return { files: [...files].sort(), missing, empty, symlinks: skippedLinks, unreadable: unreadable.sort(byPath) };
 }
 
 async function walk(
@@ -89,6 +95,7 @@ async function walk(
   userLayer: IgnoreLayer | undefined,
   found: string[],
   symlinks: Set<string>,
+  unreadable: DiscoverResult['unreadable'],
 ): Promise<void> {
   const own = await readIgnoreFile(path.join(dir, '.gitignore'), dir);
   // The user's globs stay last so they can exclude what a .gitignore re-includes.
@@ -97,8 +104,10 @@ async function walk(
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return; // unreadable folder: nothing to report from it
+  } catch (error) {
+    // reported, never silently left out: it may hold sources
+    unreadable.push({ path: dir, code: (error as NodeJS.ErrnoException).code ?? 'EIO' });
+    return;
   }
   const subdirs: string[] = [];
   for (const entry of entries) {
@@ -115,7 +124,7 @@ async function walk(
       found.push(full);
     }
   }
-  await Promise.all(subdirs.map((sub) => walk(sub, here, userLayer, found, symlinks)));
+  await Promise.all(subdirs.map((sub) => walk(sub, here, userLayer, found, symlinks, unreadable)));
 }
 
 async function pointsToDirectory(link: string): Promise<boolean> {

@@ -9,17 +9,20 @@
  * reports it as failed with the error. Nothing is written under `dryRun` (diffs instead, the helper as
  * a new-file diff). Untouched files are never re-printed.
  */
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type ts from 'typescript';
 import type { Site } from '../analyzer/model.js';
-import { sweepDebris, sweepStaleAnalysisMirrors, withSignalCleanup, type SweepResult } from './cleanup.js';
+import { betweenFiles, sweepDebris, sweepStaleAnalysisMirrors, withSignalCleanup, type SweepResult } from './cleanup.js';
 import { markUnhandledSites } from './coverage.js';
 import { loadDefaultDependencies, type PortDependencies, type PortOptions, type SiteInstruction } from './dependencies.js';
 import { fileDiff, newFileDiff } from './diff.js';
 import { restoreFraming } from './framing.js';
 import { helperImportSpecifier, helperPathFor, helperState, PackageLayout } from './helper-file.js';
 import { importedPackages, updateManifest } from './manifest.js';
+import { uncommittedFiles } from './git-guard.js';
 import { findMarkers } from './markers.js';
+import { reportPathProblem } from './output-path.js';
 import { MARKERS } from '../vocabulary.js';
 import {
   PortUsageError,
@@ -47,8 +50,10 @@ export interface RunPortOptions {
   skipV1?: boolean;
   codec?: PortOptions['codec'];
   roots?: PortOptions['roots'];
-  /** Write read-only files too (keeping their mode). */
+  /** Write read-only files too (keeping their mode), and write despite uncommitted changes in git. */
   force?: boolean;
+  /** Where the CLI will write the report: checked before anything is written (not a scanned source, writable). */
+  reportFile?: string;
   /** Files larger than this many bytes are skipped (`too-large`); default `DEFAULT_MAX_FILE_SIZE`. */
   maxFileSize?: number;
   /** Replaces the swap of a changed file (or the helper) into place; the write stage's checks run first. */
@@ -126,8 +131,14 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   const discovered = await deps.discoverFiles({ cwd, paths: options.paths, ignore: options.ignore ?? [] });
   if (discovered.missing.length > 0) throw new PortUsageError(`path not found: ${discovered.missing.join(', ')}`);
   if (discovered.empty.length > 0) throw new PortUsageError(`no source files in: ${discovered.empty.join(', ')}`);
-  // Fail before touching anything when the codec has no helper.
+  // Fail before touching anything when the codec has no helper, the report path is unusable, or git has uncommitted work.
   const template = deps.helperTemplate(codec);
+  if (options.reportFile !== undefined) {
+    const problem = reportPathProblem(cwd, options.reportFile, discovered.files);
+    if (problem) throw new PortUsageError(problem);
+  }
+  const layout = new PackageLayout(cwd);
+  if (!dryRun && !options.force) guardUncommitted(cwd, discovered.files, layout);
 
   const relOf = (abs: string) => relative(cwd, abs).split(sep).join('/');
   const progress = discovered.files.length >= LONG_RUN_FILES ? options.onProgress : undefined;
@@ -139,13 +150,19 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   progress?.(`reading ${discovered.files.length} files…`);
   const work = new Map<string, WorkFile>();
   const considered = new Set<WorkFile>();
+  const unlisted = (abs: string, reason: string, mayHoldSites: boolean) => {
+    const wf = new WorkFile(abs, relOf(abs), '');
+    skip(wf, reason);
+    if (mayHoldSites) wf.outcome.mayHoldSites = true;
+    considered.add(wf);
+    work.set(wf.rel, wf);
+  };
+  // what the walk could not enter is said, never left out silently
+  for (const folder of discovered.unreadable ?? []) unlisted(folder.path, `unreadable: ${folder.code} (a folder that could not be listed)`, true);
+  for (const link of discovered.symlinks ?? []) unlisted(link, 'symlink-not-followed', false);
   for (const read of readSources(discovered.files, { cwd, maxFileSize: options.maxFileSize })) {
     if (!read.ok) {
-      const wf = new WorkFile(read.abs, read.rel, '');
-      skip(wf, read.reason);
-      if (read.mayHoldSites) wf.outcome.mayHoldSites = true;
-      considered.add(wf);
-      work.set(read.rel, wf);
+      unlisted(read.abs, read.reason, read.mayHoldSites);
       continue;
     }
     const wf = new WorkFile(read.file.abs, read.file.rel, read.file.text, read.file);
@@ -155,7 +172,6 @@ async function port(options: RunPortOptions): Promise<PortResult> {
 
   // Stage: SDK v1 → v2 with the official codemod.
   const v1 = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged' && isV1Source(wf.original));
-  const layout = new PackageLayout(cwd);
   if (skipV1) {
     for (const wf of v1) {
       skip(wf, 'sdk-v1: left alone (--skip-v1)');
@@ -287,6 +303,7 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   // Stage: write (or diff): the helpers first (a file importing one is kept if it cannot be written), then the sources.
   const writer = new Writer({ force: options.force, write: options.write, beforeSwap: options.beforeSwap });
   for (const h of helperWrites) {
+    await betweenFiles();
     if (dryRun) {
       h.outcome.status = 'would-write';
       h.outcome.diff = newFileDiff(h.outcome.file, h.text);
@@ -303,8 +320,9 @@ async function port(options: RunPortOptions): Promise<PortResult> {
       fail(wf, pending);
       continue;
     }
+    await betweenFiles();
     if (dryRun) {
-      wf.outcome.diff = fileDiff(wf.rel, wf.original, wf.output);
+      wf.outcome.diff = fileDiff(wf.rel, wf.original, wf.output, wf.source!.encoding);
       continue;
     }
     const failure = writer.commit(pending);
@@ -360,6 +378,18 @@ function pendingWrite(wf: WorkFile): PendingWrite | string {
   const back = decode(bytes);
   if (!back.ok || back.text !== wf.output) return `output cannot be written in ${source.encoding.toUpperCase()} without changing it (an unpaired surrogate)`;
   return { target: source.target, bytes, expect: source };
+}
+
+/** Stops the run (exit 2) when a file it may rewrite, a source or its package.json, has uncommitted changes. */
+function guardUncommitted(cwd: string, sources: readonly string[], layout: PackageLayout): void {
+  const manifests = [...new Set(sources.map((f) => join(layout.packageRootOf(f), 'package.json')))].filter((m) => existsSync(m));
+  const dirty = uncommittedFiles(cwd, [...sources, ...manifests]);
+  if (!dirty || dirty.length === 0) return;
+  const shown = dirty.length > 20 ? [...dirty.slice(0, 20), `… and ${dirty.length - 20} more`] : dirty;
+  throw new PortUsageError(
+    `uncommitted changes in ${dirty.length === 1 ? 'a file' : `${dirty.length} files`} port would rewrite (commit or stash them first, ` +
+      `so the port can be undone with git; --force writes anyway, --dry-run shows the diff):\n${shown.map((f) => `  ${f}`).join('\n')}`,
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
  * A path the user named through a symlink is read (and later written) at its target, as long as the
  * target is inside the working directory; a file above the size limit is not read at all.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { PREFILTER_NAMES } from '../vocabulary.js';
 import { decode, type Encoding } from './encoding.js';
@@ -30,6 +30,8 @@ export interface SourceText {
   fingerprint: Fingerprint;
   /** Hard links to the file (more than 1: it is edited in place, so every link sees the port). */
   nlink: number;
+  /** `device:inode`: what makes two paths the same file. */
+  identity: string;
   mode: number;
   uid: number;
   gid: number;
@@ -53,9 +55,23 @@ export interface ReadOptions {
   maxFileSize?: number;
 }
 
+/**
+ * Reads every file once. Two paths to the same file (a named symlink and its target, two hard links)
+ * are one file: the first path is read, the others are skipped (`same-file`), so it is written once.
+ */
 export function readSources(files: readonly string[], options: ReadOptions): SourceRead[] {
   const boundary = realBoundary(options.cwd);
-  return files.map((abs) => readSource(abs, options, boundary));
+  const seen = new Map<string, string>();
+  return files.map((abs) => {
+    const read = readSource(abs, options, boundary);
+    if (!read.ok) return read;
+    const first = seen.get(read.file.identity);
+    if (first === undefined) {
+      seen.set(read.file.identity, read.file.rel);
+      return read;
+    }
+    return { ok: false, abs, rel: read.file.rel, reason: `same-file: another name of ${first}, which is ported under that name`, mayHoldSites: false };
+  });
 }
 
 /** Another text file the run may rewrite (package.json): read like a source; undefined when it does not exist. */
@@ -77,18 +93,20 @@ function readSource(abs: string, options: ReadOptions, boundary: string): Source
   try {
     target = realpathSync(abs);
   } catch (error) {
-    return skip(`unreadable: ${messageOf(error)}`);
+    return skip(`unreadable: ${messageOf(error)}`, 'unsearched');
   }
   // the path as it would be without links: differs when a symlink is on the way
   const unlinked = resolve(boundary, relative(options.cwd, abs));
   if (target !== unlinked && !isInside(target, boundary)) {
-    return skip(`symlink-outside: its target ${target} is outside the working directory; name the target itself to port it`);
+    // reading it is harmless (only writing is kept inside): does it hold something left unported?
+    return skip(`symlink-outside: its target ${target} is outside the working directory; name the target itself to port it`, readOrUnsearched(target));
   }
   let fd: number;
   try {
     fd = openSync(target, 'r');
   } catch (error) {
-    return skip(`unreadable: ${messageOf(error)}`);
+    // what it holds is unknown: it counts as maybe holding a site
+    return skip(`unreadable: ${messageOf(error)}`, 'unsearched');
   }
   try {
     const stats = fstatSync(fd, { bigint: true });
@@ -112,15 +130,24 @@ function readSource(abs: string, options: ReadOptions, boundary: string): Source
         encoding: decoded.encoding,
         fingerprint: fingerprintOf(stats, bytes),
         nlink: Number(stats.nlink),
+        identity: `${stats.dev}:${stats.ino}`,
         mode: Number(stats.mode) & 0o7777,
         uid: Number(stats.uid),
         gid: Number(stats.gid),
       },
     };
   } catch (error) {
-    return skip(`unreadable: ${messageOf(error)}`);
+    return skip(`unreadable: ${messageOf(error)}`, 'unsearched');
   } finally {
     closeSync(fd);
+  }
+}
+
+function readOrUnsearched(file: string): Buffer | 'unsearched' {
+  try {
+    return statSync(file).size > SCAN_LIMIT ? 'unsearched' : readFileSync(file);
+  } catch {
+    return 'unsearched';
   }
 }
 

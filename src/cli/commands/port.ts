@@ -1,15 +1,18 @@
 /** `mrtr-port port [paths...]`: rewrite legacy server→client requests into MRTR, in place (or as a diff). */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { Command, Option } from 'commander';
 import { formatPortText } from '../../port/format.js';
 import { portExitCode, PortUsageError, runPort } from '../../port/index.js';
+import { DEFAULT_MAX_FILE_SIZE, formatSize } from '../../port/read.js';
 import { UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
+import { parseSize } from '../options.js';
+import { deliverReport } from '../report-output.js';
 
 interface PortCliOptions {
   dryRun: boolean;
   skipV1: boolean;
+  force: boolean;
+  maxFileSize: number;
   codec: 'aead' | 'sdk';
   roots: 'config' | 'ask';
   format: 'text' | 'json';
@@ -26,12 +29,15 @@ export function portCommand(io: CliIo): Command {
     .argument('[paths...]', 'files or folders to port', ['.'])
     .option('--dry-run', 'print a unified diff and write nothing', false)
     .option('--skip-v1', 'leave SDK v1 files alone (one report line each) instead of migrating them with @modelcontextprotocol/codemod', false)
+    .option('--force', 'write read-only files (keeping their mode) and files with uncommitted git changes', false)
+    .option('--max-file-size <size>', `skip files larger than this (bytes, or with k/M: 512k, 8M)`, parseSize, DEFAULT_MAX_FILE_SIZE)
     .addOption(new Option('--codec <codec>', 'how requestState is sealed: our AES-GCM helper, or the SDK HMAC codec').choices(['aead', 'sdk']).default('aead'))
     .addOption(new Option('--roots <mode>', 'listRoots(): roots from MCP_ALLOWED_ROOTS config, or ask the client with inputRequired.listRoots()').choices(['config', 'ask']).default('config'))
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout')
     .option('--ignore <glob>', 'skip files matching this gitignore-style glob, relative to the working directory (repeatable)', collect, [])
     .option('--verbose', 'print a stack trace on internal errors', false)
+    .addHelpText('after', `\n--max-file-size defaults to ${formatSize(DEFAULT_MAX_FILE_SIZE)}.`)
     .action(async (paths: string[], options: PortCliOptions) => {
       const progress = io.stderrIsTTY ? (message: string) => io.stderr(`\r\x1b[Kmrtr-port: ${message}`) : undefined;
       let shown = false;
@@ -43,6 +49,9 @@ export function portCommand(io: CliIo): Command {
           ignore: options.ignore,
           dryRun: options.dryRun,
           skipV1: options.skipV1,
+          force: options.force,
+          maxFileSize: options.maxFileSize,
+          reportFile: options.outputFile,
           codec: options.codec,
           roots: options.roots,
           onProgress: progress
@@ -59,13 +68,7 @@ export function portCommand(io: CliIo): Command {
         if (shown) io.stderr('\r\x1b[K');
       }
       const output = options.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : formatPortText(result);
-      if (options.outputFile !== undefined) {
-        const target = path.resolve(io.cwd, options.outputFile);
-        await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(target, output, 'utf8');
-      } else {
-        io.stdout(output);
-      }
       io.exitCode = portExitCode(result);
+      deliverReport(io, options.outputFile, output);
     });
 }

@@ -1,0 +1,59 @@
+/**
+ * The dirty-tree guard: `port` rewrites files in place, and `git checkout` is how a user undoes it. A
+ * file with uncommitted changes (modified, staged, or untracked) cannot be undone that way without
+ * losing those changes, so the run stops before writing while any file it may rewrite has some,
+ * unless `--force` (or `--dry-run`, which writes nothing). Outside a git work tree, or without git,
+ * there is no guard.
+ */
+import { execFileSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+
+/**
+ * The files among `candidates` (absolute) with uncommitted changes, relative to `cwd` and sorted;
+ * undefined when `cwd` is not inside a git work tree (or git is not installed). Throws when git is
+ * there but cannot say (then nobody knows whether the files are safe to rewrite).
+ */
+export function uncommittedFiles(cwd: string, candidates: readonly string[]): string[] | undefined {
+  const top = git(cwd, ['rev-parse', '--show-toplevel'])?.trim();
+  if (!top) return undefined;
+  const wanted = new Set(candidates.map(realOf).filter((file) => isInside(top, file)));
+  if (wanted.size === 0) return [];
+  // the whole work tree in one call (one pathspec per file could exceed the argument limit), then filtered
+  const out = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+  if (out === undefined) throw new Error(`git status failed in ${top}: cannot tell whether the files to rewrite have uncommitted changes (--force skips this check)`);
+  const dirty = new Set<string>();
+  const fields = out.split('\0');
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i];
+    if (entry.length < 4) continue;
+    const code = entry.slice(0, 2);
+    const file = resolve(top, entry.slice(3));
+    if (wanted.has(file)) dirty.add(relative(realOf(cwd), file).split(sep).join('/'));
+    // a rename or copy is followed by its source path
+    if (code.includes('R') || code.includes('C')) i++;
+  }
+  return [...dirty].sort();
+}
+
+/** git reports real paths; a path through a symlink would never match one. */
+function realOf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
+}
+
+function isInside(dir: string, file: string): boolean {
+  const rel = relative(dir, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+function git(cwd: string, args: readonly string[]): string | undefined {
+  try {
+    return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
+  } catch {
+    return undefined; // not a work tree, or no git
+  }
+}

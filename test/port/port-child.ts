@@ -1,0 +1,19 @@
+/**
+ * A `port` run in its own process, for the tests that kill it (runner-kill.test.ts): the real runner,
+ * reads and writes, with the stand-in analyzer and transform (fakes.ts) so a run takes milliseconds.
+ * Prints `swap <file>` right before each file is swapped into place, so the parent can strike during
+ * the write phase, and `done <files as JSON>` at the end.
+ *
+ * Usage: node --import tsx test/port/port-child.ts <cwd> [paths...]
+ */
+import { runPort } from '../../src/port/index.js';
+import { fakeDependencies } from './fakes.js';
+
+const [cwd, ...paths] = process.argv.slice(2);
+const result = await runPort({
+  cwd,
+  paths: paths.length > 0 ? paths : ['.'],
+  dependencies: fakeDependencies(),
+  beforeSwap: (file) => void process.stdout.write(`swap ${file}\n`),
+});
+process.stdout.write(`done ${JSON.stringify(result.files)}\n`);
