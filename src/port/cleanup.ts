@@ -97,9 +97,19 @@ export interface SweepResult {
   restored: string[];
 }
 
-/** Sweeps the debris of interrupted runs (whose process is gone) from these folders. */
-export function sweepDebris(dirs: Iterable<string>): SweepResult {
-  const result: SweepResult = { removed: [], restored: [] };
+/** A file an interrupted run left (its process is gone). */
+export interface Debris {
+  path: string;
+  kind: 'tmp' | 'orig';
+  /** The file it was written for. */
+  target: string;
+  /** For a backup: the start of the new bytes' SHA-256. */
+  newHashTag: string;
+}
+
+/** The debris of processes that are gone, in these folders. */
+export function findDebris(dirs: Iterable<string>): Debris[] {
+  const found: Debris[] = [];
   for (const dir of dirs) {
     let names: string[];
     try {
@@ -110,14 +120,22 @@ export function sweepDebris(dirs: Iterable<string>): SweepResult {
     for (const name of names) {
       const m = DEBRIS_RE.exec(name);
       if (!m || processAlive(Number(m[2]))) continue;
-      const debris = join(dir, name);
-      try {
-        if (m[4] === 'orig' && restoreFromBackup(join(dir, m[1]), debris, m[3])) result.restored.push(join(dir, m[1]));
-        unlinkSync(debris);
-        result.removed.push(debris);
-      } catch {
-        // not ours to decide (unreadable, a folder of that name): leave it
-      }
+      found.push({ path: join(dir, name), kind: m[4] as Debris['kind'], target: join(dir, m[1]), newHashTag: m[3] });
+    }
+  }
+  return found;
+}
+
+/** Sweeps the debris of interrupted runs (whose process is gone) from these folders. */
+export function sweepDebris(dirs: Iterable<string>): SweepResult {
+  const result: SweepResult = { removed: [], restored: [] };
+  for (const debris of findDebris(dirs)) {
+    try {
+      if (debris.kind === 'orig' && restoreFromBackup(debris.target, debris.path, debris.newHashTag)) result.restored.push(debris.target);
+      unlinkSync(debris.path);
+      result.removed.push(debris.path);
+    } catch {
+      // not ours to decide (unreadable, a folder of that name): leave it
     }
   }
   return result;

@@ -6,24 +6,29 @@
  * there is no guard.
  */
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
  * The files among `candidates` (absolute) with uncommitted changes, relative to `cwd` and sorted;
- * undefined when `cwd` is not inside a git work tree (or git is not installed). Throws when git is
- * there but cannot say (then nobody knows whether the files are safe to rewrite).
+ * undefined when `cwd` is not inside a git work tree (or git is not installed). Throws when there is
+ * a repository but git cannot read it (e.g. "dubious ownership"): then nobody knows whether the files
+ * are safe to rewrite.
  */
 export function uncommittedFiles(cwd: string, candidates: readonly string[]): string[] | undefined {
-  const top = git(cwd, ['rev-parse', '--show-toplevel'])?.trim();
-  if (!top) return undefined;
+  const found = git(cwd, ['rev-parse', '--show-toplevel']);
+  if (!found.ok) {
+    if (found.notInstalled || !insideRepository(cwd)) return undefined;
+    throw new Error(`git cannot read the repository around ${cwd} (${found.error}): cannot tell whether the files to rewrite have uncommitted changes (--force skips this check)`);
+  }
+  const top = found.stdout.trim();
   const wanted = new Set(candidates.map(realOf).filter((file) => isInside(top, file)));
   if (wanted.size === 0) return [];
   // the whole work tree in one call (one pathspec per file could exceed the argument limit), then filtered
-  const out = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
-  if (out === undefined) throw new Error(`git status failed in ${top}: cannot tell whether the files to rewrite have uncommitted changes (--force skips this check)`);
+  const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+  if (!status.ok) throw new Error(`git status failed in ${top} (${status.error}): cannot tell whether the files to rewrite have uncommitted changes (--force skips this check)`);
   const dirty = new Set<string>();
-  const fields = out.split('\0');
+  const fields = status.stdout.split('\0');
   for (let i = 0; i < fields.length; i++) {
     const entry = fields[i];
     if (entry.length < 4) continue;
@@ -50,10 +55,23 @@ function isInside(dir: string, file: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
-function git(cwd: string, args: readonly string[]): string | undefined {
+/** A `.git` (folder, or file for worktrees) at or above `dir`. */
+function insideRepository(dir: string): boolean {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+
+type GitRun = { ok: true; stdout: string } | { ok: false; notInstalled: boolean; error: string };
+
+/** git's stdout, or why it failed (the first line git wrote on stderr). */
+function git(cwd: string, args: readonly string[]): GitRun {
   try {
-    return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 1024 * 1024 });
-  } catch {
-    return undefined; // not a work tree, or no git
+    const stdout = execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+    return { ok: true, stdout };
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException & { stderr?: string };
+    return { ok: false, notInstalled: e.code === 'ENOENT', error: (e.stderr ?? '').trim().split('\n')[0] || e.message };
   }
 }

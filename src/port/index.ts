@@ -9,11 +9,11 @@
  * reports it as failed with the error. Nothing is written under `dryRun` (diffs instead, the helper as
  * a new-file diff). Untouched files are never re-printed.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type ts from 'typescript';
 import type { Site } from '../analyzer/model.js';
-import { betweenFiles, sweepDebris, sweepStaleAnalysisMirrors, withSignalCleanup, type SweepResult } from './cleanup.js';
+import { betweenFiles, findDebris, sweepDebris, sweepStaleAnalysisMirrors, withSignalCleanup } from './cleanup.js';
 import { markUnhandledSites } from './coverage.js';
 import { loadDefaultDependencies, type PortDependencies, type PortOptions, type SiteInstruction } from './dependencies.js';
 import { fileDiff, newFileDiff } from './diff.js';
@@ -144,7 +144,11 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   const progress = discovered.files.length >= LONG_RUN_FILES ? options.onProgress : undefined;
 
   // Stage: debris of interrupted runs goes before anything is read (a half-written file is restored first).
-  const swept = dryRun ? undefined : sweepBeforeRead(cwd, discovered.files);
+  const dirs = debrisFolders(cwd, discovered.files);
+  sweepStaleAnalysisMirrors();
+  const swept = dryRun ? undefined : sweepDebris(dirs);
+  // a dry run restores nothing: a file an interrupted in-place write may have left half written is not shown as if it were the source
+  const interrupted = dryRun ? new Set(findDebris(dirs).filter((d) => d.kind === 'orig').map((d) => d.target)) : new Set<string>();
 
   // Stage: read.
   progress?.(`reading ${discovered.files.length} files…`);
@@ -163,6 +167,10 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   for (const read of readSources(discovered.files, { cwd, maxFileSize: options.maxFileSize })) {
     if (!read.ok) {
       unlisted(read.abs, read.reason, read.mayHoldSites);
+      continue;
+    }
+    if (interrupted.has(read.file.target)) {
+      unlisted(read.file.abs, 'interrupted-write: an earlier run stopped while writing this file; run port without --dry-run to restore it first', true);
       continue;
     }
     const wf = new WorkFile(read.file.abs, read.file.rel, read.file.text, read.file);
@@ -383,7 +391,12 @@ function pendingWrite(wf: WorkFile): PendingWrite | string {
 /** Stops the run (exit 2) when a file it may rewrite, a source or its package.json, has uncommitted changes. */
 function guardUncommitted(cwd: string, sources: readonly string[], layout: PackageLayout): void {
   const manifests = [...new Set(sources.map((f) => join(layout.packageRootOf(f), 'package.json')))].filter((m) => existsSync(m));
-  const dirty = uncommittedFiles(cwd, [...sources, ...manifests]);
+  let dirty: string[] | undefined;
+  try {
+    dirty = uncommittedFiles(cwd, [...sources, ...manifests]);
+  } catch (error) {
+    throw new PortUsageError(messageOf(error));
+  }
   if (!dirty || dirty.length === 0) return;
   const shown = dirty.length > 20 ? [...dirty.slice(0, 20), `… and ${dirty.length - 20} more`] : dirty;
   throw new PortUsageError(
@@ -393,20 +406,33 @@ function guardUncommitted(cwd: string, sources: readonly string[], layout: Packa
 }
 
 /**
- * Removes what interrupted runs left next to the files this run may write (the files' folders, up to
- * the working directory, and their `src/` folders where the helper may go), and stale analysis mirrors.
+ * The folders where interrupted runs may have left debris next to a file this run may write: the
+ * files' folders (and their real folders, behind a symlink) up to the working directory, and their
+ * `src/` folders, where the helper may go.
  */
-function sweepBeforeRead(cwd: string, files: readonly string[]): SweepResult {
+function debrisFolders(cwd: string, files: readonly string[]): Set<string> {
   const dirs = new Set<string>();
-  for (const file of files) {
-    for (let dir = dirname(file); !dirs.has(dir); dir = dirname(dir)) {
+  const climb = (start: string) => {
+    for (let dir = start; !dirs.has(dir); dir = dirname(dir)) {
       dirs.add(dir);
       dirs.add(join(dir, 'src'));
       if (dir === cwd || !dir.startsWith(cwd + sep)) break;
     }
+  };
+  for (const file of files) {
+    climb(dirname(file));
+    const real = realpathOrSelf(file);
+    if (real !== file) climb(dirname(real));
   }
-  sweepStaleAnalysisMirrors();
-  return sweepDebris(dirs);
+  return dirs;
+}
+
+function realpathOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 /**

@@ -93,6 +93,18 @@ describe('sweepDebris', () => {
     expect(readFileSync(target, 'utf8')).toBe(original);
     expect(readdirSync(join(dir, 'src'))).toEqual(['a.ts']);
   });
+
+  it('a dry run restores nothing, and does not show a half-written file as the source', async () => {
+    mkdirSync(join(dir, 'src'));
+    const target = join(dir, 'src/a.ts');
+    writeFileSync(target, 'export const a');
+    const backup = asProcess(backupPathFor(target, Buffer.from('whatever')), deadPid());
+    writeFileSync(backup, 'export const a = 1;\n');
+    const result = await runPort({ cwd: dir, paths: ['.'], dryRun: true, dependencies: fakeDependencies() });
+    expect(result.files).toEqual([expect.objectContaining({ file: 'src/a.ts', status: 'skipped', reason: expect.stringMatching(/^interrupted-write: /) })]);
+    expect(readdirSync(join(dir, 'src')).sort()).toEqual([basename(backup), 'a.ts'].sort());
+    expect(result.recovered).toBeUndefined();
+  });
 });
 
 describe('sweepStaleAnalysisMirrors', () => {

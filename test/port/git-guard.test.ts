@@ -81,6 +81,16 @@ describe('the dirty-tree guard', () => {
     expect(uncommittedFiles(join(dir, 'src'), [join(dir, 'src/a.ts'), join(dir, 'src/b.ts')])).toEqual(['b.ts']);
   });
 
+  it.runIf(process.getuid?.() === 0)('a repository git refuses to read stops the run: it fails closed', async () => {
+    repo();
+    // git will not read a repository another user owns ("dubious ownership")
+    execFileSync('chown', ['-R', '65534:65534', dir]);
+    const before = snapshot(dir);
+    await expect(port({ paths: ['src'] })).rejects.toThrow(/^git cannot read the repository around .*dubious ownership.*\(--force skips this check\)$/);
+    expect(snapshot(dir)).toEqual(before);
+    expect((await port({ paths: ['src'], force: true })).summary.changed).toBe(2);
+  });
+
   it('outside a git work tree there is no guard', async () => {
     put('src/a.ts', TOOL);
     expect(uncommittedFiles(dir, [join(dir, 'src/a.ts')])).toBeUndefined();
