@@ -12,11 +12,21 @@ export function formatPortText(result: PortResult): string {
     for (const f of result.files) if (f.diff) out.push(f.diff);
     for (const m of result.manifests) if (m.diff) out.push(m.diff);
   }
-  const lines = result.files.map(fileLine).filter((l): l is string => l !== undefined);
+  const lines = [...recoveredLines(result), ...result.files.map(fileLine).filter((l): l is string => l !== undefined)];
   const helperLines = [...result.helpers.map(helperLine), ...result.manifests.map(manifestLine)];
   if (lines.length + helperLines.length > 0) out.push([...lines, ...helperLines].join('\n') + '\n');
   out.push(summaryLine(result) + '\n');
   return out.join('\n');
+}
+
+/** What an interrupted earlier run left, and this run cleaned up before reading. */
+function recoveredLines(result: PortResult): string[] {
+  if (!result.recovered) return [];
+  const { removed, restored } = result.recovered;
+  return [
+    ...restored.map((file) => `${file}: restored to its original bytes (an earlier run was interrupted while writing it)`),
+    ...(removed.length > 0 ? [`removed ${plural(removed.length, 'file')} left by an interrupted earlier run`] : []),
+  ];
 }
 
 function fileLine(f: FileOutcome): string | undefined {

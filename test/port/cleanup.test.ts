@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupPathFor, isDebrisName, sweepDebris, sweepStaleAnalysisMirrors, tempPathFor } from '../../src/port/cleanup.js';
+import { formatPortText } from '../../src/port/format.js';
 import { runPort } from '../../src/port/index.js';
 import { fakeDependencies } from './fakes.js';
 import { removeDir } from './helpers.js';
@@ -90,6 +91,7 @@ describe('sweepDebris', () => {
     writeFileSync(temp, 'half');
     const result = await runPort({ cwd: dir, paths: ['.'], dependencies: fakeDependencies() });
     expect(result.recovered).toEqual({ removed: expect.arrayContaining([`src/${basename(temp)}`]), restored: ['src/a.ts'] });
+    expect(formatPortText(result)).toMatch(/^src\/a\.ts: restored to its original bytes \(an earlier run was interrupted while writing it\)\nremoved 2 files left by an interrupted earlier run\n/);
     expect(readFileSync(target, 'utf8')).toBe(original);
     expect(readdirSync(join(dir, 'src'))).toEqual(['a.ts']);
   });
