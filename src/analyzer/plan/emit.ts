@@ -1,0 +1,150 @@
+/**
+ * Collects the edits of one file into its `FilePlan`: positions as offsets of the text without its
+ * BOM, markers at the lines of their statements, and the runtime names the file now uses, each under
+ * a local name that does not clash with a name the file already has.
+ */
+import ts from 'typescript';
+import type { FileIndex } from '../file-index.js';
+import { REASONS, type ReasonId } from '../reasons.js';
+import { statementOf, type FunctionEdits } from './flow-function.js';
+import type { FilePlan, PlanAsk, RuntimeName, Span } from './model.js';
+import { emptyPlan, planEdits } from './model.js';
+import type { RegistrationSeam } from './seams.js';
+
+/** Imports of the runtime the file already has (a partly ported file): reused, never added twice. */
+const FLOW_MODULE = /(^|\/)mrtr-flow(\.[cm]?[jt]s)?$/;
+
+export class FileEmitter {
+  private readonly plan_: FilePlan;
+  private readonly shift: number;
+  private readonly used = new Set<RuntimeName>();
+  private readonly wrapped = new Set<ts.Node>();
+  private readonly asked = new Set<ts.Node>();
+
+  constructor(private readonly file: FileIndex) {
+    this.plan_ = emptyPlan(file.rel);
+    this.shift = file.sf.text.startsWith('\uFEFF') ? 1 : 0;
+  }
+
+  private span(start: number, end: number): Span {
+    return { start: start - this.shift, end: end - this.shift };
+  }
+
+  private at(offset: number): number {
+    return offset - this.shift;
+  }
+
+  wrap(reg: RegistrationSeam, capabilities: string | undefined): void {
+    if (this.wrapped.has(reg.handlerArg)) return;
+    this.wrapped.add(reg.handlerArg);
+    const arg = reg.handlerArg;
+    this.plan_.wraps.push({
+      ...this.span(arg.getStart(), arg.end),
+      name: reg.nameArg ? reg.nameArg.getText() : null,
+      ...(capabilities ? { capabilities } : {}),
+    });
+    this.used.add('resumable');
+  }
+
+  ask(ask: Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }): void {
+    if (this.asked.has(ask.node)) return;
+    this.asked.add(ask.node);
+    const { node, ...rest } = ask;
+    const out: PlanAsk = { ...rest, ...this.span(node.getStart(), node.end) };
+    if (rest.params) out.params = this.span(rest.params.start, rest.params.end);
+    this.plan_.asks.push(out);
+    this.used.add(ask.runtime);
+  }
+
+  functionEdits(e: FunctionEdits): void {
+    for (const m of e.memos) {
+      this.plan_.memos.push({ ...m, ...this.span(m.start, m.end), ...(m.awaitStart !== undefined ? { awaitStart: this.at(m.awaitStart) } : {}) });
+      this.used.add('once');
+    }
+    for (const g of e.catchGuards) {
+      this.plan_.catchGuards.push({
+        ...g,
+        blockStart: this.at(g.blockStart),
+        ...(g.paramAt !== undefined ? { paramAt: this.at(g.paramAt) } : {}),
+        ...(g.pattern ? { pattern: this.span(g.pattern.start, g.pattern.end) } : {}),
+      });
+      this.used.add('isSuspension');
+    }
+    for (const g of e.finallyGuards) {
+      this.plan_.finallyGuards.push({ blockStart: this.at(g.blockStart), blockEnd: this.at(g.blockEnd) });
+      this.used.add('suspended');
+    }
+    for (const c of e.capabilityReads) {
+      this.plan_.capabilityReads.push(this.span(c.start, c.end));
+      this.used.add('clientCapabilities');
+    }
+    if (e.asyncAt !== undefined) this.plan_.asyncInserts.push({ at: this.at(e.asyncAt) });
+    for (const r of e.recomputed) this.mark(r.statement, 'recomputed-value', `${r.names.map((n) => `\`${n}\``).join(', ') || 'this value'}: ${REASONS['recomputed-value'].advice}`);
+  }
+
+  /** A roots request the retire-roots transform replaces (it writes its own marker). */
+  retire(node: ts.Node): void {
+    if (this.plan_.retiredRoots.some((r) => r.start === node.getStart() - this.shift)) return;
+    this.plan_.retiredRoots.push(this.span(node.getStart(), node.end));
+  }
+
+  /** Markers above the statement holding a site, one per reason (`details` names what the reason is about). */
+  markSite(node: ts.Node, reasons: readonly ReasonId[], details?: ReadonlyMap<ReasonId, string>): void {
+    for (const reason of reasons) {
+      const detail = details?.get(reason);
+      this.mark(node, reason, detail ? `${detail}: ${REASONS[reason].advice}` : REASONS[reason].advice);
+    }
+  }
+
+  private mark(node: ts.Node, reason: ReasonId, message: string): void {
+    const statement = statementOf(node);
+    const line = this.file.sf.getLineAndCharacterOfPosition(statement.getStart()).line + 1;
+    if (this.plan_.markers.some((m) => m.line === line && m.reason === reason)) return;
+    this.plan_.markers.push({ line, reason, message });
+  }
+
+  plan(): FilePlan | undefined {
+    const p = this.plan_;
+    if (planEdits(p) === 0 && p.markers.length === 0) return undefined;
+    const byStart = (a: { start: number }, b: { start: number }): number => a.start - b.start;
+    p.wraps.sort(byStart);
+    p.asks.sort(byStart);
+    p.memos.sort(byStart);
+    p.catchGuards.sort((a, b) => a.blockStart - b.blockStart);
+    p.finallyGuards.sort((a, b) => a.blockStart - b.blockStart);
+    p.capabilityReads.sort(byStart);
+    p.asyncInserts.sort((a, b) => a.at - b.at);
+    p.retiredRoots.sort(byStart);
+    p.markers.sort((a, b) => a.line - b.line || (a.reason < b.reason ? -1 : 1));
+    p.runtimeImports = this.localNames();
+    return p;
+  }
+
+  /** Each runtime name the file uses, under a local name free in the file (`once` → `once2` when the file has a `once`). */
+  private localNames(): FilePlan['runtimeImports'] {
+    if (this.used.size === 0) return [];
+    const taken = new Set<string>();
+    const imported = new Map<string, string>();
+    const visit = (n: ts.Node): void => {
+      if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier) && FLOW_MODULE.test(n.moduleSpecifier.text)) {
+        const named = n.importClause?.namedBindings;
+        if (named && ts.isNamedImports(named)) for (const s of named.elements) imported.set((s.propertyName ?? s.name).text, s.name.text);
+        return;
+      }
+      if (ts.isIdentifier(n)) taken.add(n.text);
+      ts.forEachChild(n, visit);
+    };
+    visit(this.file.sf);
+    const out: FilePlan['runtimeImports'] = [];
+    for (const name of [...this.used].sort()) {
+      let local = imported.get(name);
+      if (!local) {
+        local = name;
+        for (let i = 2; taken.has(local); i++) local = `${name}${i}`;
+        taken.add(local);
+      }
+      out.push({ name, local });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,446 @@
+/**
+ * One function on the flow path of a ported handler (the handler, a helper it awaits, a callback it
+ * awaits), and what the plan changes in it:
+ * - memos: every effect that can run before one of its ask points (docs/engine.md "What is memoized");
+ * - catch guards on `try`s around an ask point, finally guards on effectful `finally` blocks;
+ * - capability reads;
+ * - `async` when it now awaits and was not async.
+ * An ask point is an ask, a call of another function on the path, or a callback on the path.
+ */
+import ts from 'typescript';
+import { isFunctionLike, memberChain, outerParent, unwrap } from '../ast.js';
+import type { FileIndex } from '../file-index.js';
+import type { ReasonId } from '../reasons.js';
+import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
+import { isAssignment, isEffect, rootIdentifier, type EffectJudge } from './effects.js';
+import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, Span } from './model.js';
+import { bindingNames, FunctionScope, type InitializerOracle, type Role } from './scope.js';
+
+export interface AskPoint {
+  node: ts.Node;
+  /** Where this function is past the answer. */
+  awaitEnd: number;
+  /** Awaited through `Promise.allSettled` (or enters a function that is): a stopped round runs on. */
+  settled: boolean;
+  /** The path function this ask point enters (a helper call, a callback), if any. */
+  enters?: ts.FunctionLikeDeclaration;
+}
+
+export interface Recomputed {
+  /** The statement to mark. */
+  statement: ts.Node;
+  names: string[];
+}
+
+export interface FunctionEdits {
+  memos: PlanMemo[];
+  catchGuards: PlanCatchGuard[];
+  finallyGuards: PlanFinallyGuard[];
+  capabilityReads: Span[];
+  asyncAt?: number;
+  recomputed: Recomputed[];
+  /** Why the function cannot be ported as planned (the handler is then left as it was). */
+  blocking: { reason: ReasonId; detail: string }[];
+}
+
+const CAPABILITY_GETTER = 'getClientCapabilities';
+
+export class FlowFunction {
+  readonly askPoints = new Map<ts.Node, AskPoint>();
+  /** A helper or callback: all of its code can run before a caller's later ask. */
+  helper = false;
+  /** The handler's parameter roles (context / data), when it is a registered handler. */
+  handlerKind = false;
+  /** Its scope once planned (a callback's scope sees the names of the function around it). */
+  scope: FunctionScope | undefined;
+
+  constructor(
+    readonly fn: ts.FunctionLikeDeclaration,
+    readonly file: FileIndex,
+    /** For a callback on the path: the path function it is written in. */
+    readonly parent?: FlowFunction,
+    /** For a mapped callback (`items.map(async (item) => …)`): what it maps over (its parameters are its elements). */
+    readonly mapped?: ts.Expression,
+  ) {}
+
+  addAskPoint(point: AskPoint): void {
+    const known = this.askPoints.get(point.node);
+    if (known) {
+      known.settled ||= point.settled;
+      known.awaitEnd = Math.max(known.awaitEnd, point.awaitEnd);
+    } else {
+      this.askPoints.set(point.node, point);
+    }
+  }
+
+  edits(context: PlanningContext): FunctionEdits {
+    return new FunctionPlanner(this, context).run();
+  }
+}
+
+export interface PlanningContext {
+  /** Every legacy site of the file (never memoized, nor anything around it, even one this plan does not port). */
+  legacy: ReadonlySet<ts.Node>;
+  /** Legacy calls another transform replaces in place (roots from configuration): never memoized themselves. */
+  replaced: ReadonlySet<ts.Node>;
+  /** Each ask this plan rewrites, with the one argument it keeps (only that runs before the ask). */
+  kept: ReadonlyMap<ts.Node, ts.Node | undefined>;
+  /** The checker, when the file type-checks. */
+  checker: ts.TypeChecker | undefined;
+  /** Does a path function keep running after a stopped round (`Promise.allSettled` of asks inside)? */
+  swallowing(fn: ts.FunctionLikeDeclaration): boolean;
+}
+
+class FunctionPlanner {
+  private readonly blocked = new Set<ts.Node>();
+  private readonly loopsWithAsks: ts.Node[] = [];
+  private lastAwaitEnd = -1;
+  private settledFrom = Infinity;
+  private readonly scope: FunctionScope;
+  private readonly judge: EffectJudge;
+  private readonly memoized = new Map<ts.Node, boolean>();
+  private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], recomputed: [], blocking: [] };
+
+  private readonly checker: ts.TypeChecker | undefined;
+
+  constructor(
+    private readonly flow: FlowFunction,
+    private readonly context: PlanningContext,
+  ) {
+    const { legacy, checker, swallowing } = context;
+    this.checker = checker;
+    const fn = flow.fn;
+    const markUp = (node: ts.Node): void => {
+      for (let n: ts.Node | undefined = node; n && n !== fn; n = n.parent) {
+        if (this.blocked.has(n)) break;
+        this.blocked.add(n);
+      }
+    };
+    for (const [node, point] of flow.askPoints) {
+      markUp(node);
+      this.lastAwaitEnd = Math.max(this.lastAwaitEnd, point.awaitEnd);
+      if (point.settled || (point.enters && swallowing(point.enters))) this.settledFrom = Math.min(this.settledFrom, point.awaitEnd);
+      for (let n: ts.Node | undefined = node.parent; n && n !== fn; n = n.parent) if (isLoop(n) && !this.loopsWithAsks.includes(n)) this.loopsWithAsks.push(n);
+    }
+    for (const node of legacy) if (node.pos >= fn.pos && node.end <= fn.end) markUp(node);
+
+    const oracle: InitializerOracle = {
+      isAnswer: (e) => ts.isAwaitExpression(e) && this.blocked.has(e),
+      isMemoized: (e) => this.isMemoizedValue(e),
+      isDataType: checker ? (node) => isDataType(checker.getTypeAtLocation(node), checker) : undefined,
+      isContextType: checker ? (node) => isContextType(checker.getTypeAtLocation(node)) : undefined,
+    };
+    const imported = new Set(flow.file.imports.keys());
+    this.judge = {
+      imported,
+      oracle,
+      visiting: new Set(),
+      isDataReceiver: checker ? (e) => isDataType(checker.getTypeAtLocation(e), checker) : undefined,
+    };
+    this.scope = new FunctionScope(fn, oracle, flow.parent?.scope, (index, param) => this.paramRole(index, param));
+    flow.scope = this.scope;
+  }
+
+  /** A registered handler's last parameter (of two or more) is the context; the others are the request's data. */
+  private paramRole(index: number, _param: ts.ParameterDeclaration): Role | undefined {
+    const { parent, mapped } = this.flow;
+    if (parent) return mapped && parent.scope?.roleOfValue(mapped) !== 'data' ? 'other' : 'data';
+    if (!this.flow.handlerKind) return undefined;
+    const count = this.flow.fn.parameters.length;
+    if (count >= 2) return index === count - 1 ? 'context' : 'data';
+    return undefined;
+  }
+
+  run(): FunctionEdits {
+    const fn = this.flow.fn;
+    if (fn.body) this.visit(fn.body);
+    for (const p of fn.parameters) if (p.initializer && this.hasEffect(p.initializer)) this.out.recomputed.push({ statement: p, names: bindingNames(p.name) });
+    this.guards();
+    if ((this.out.memos.length > 0 || this.needsAsyncForAsks()) && !isAsync(fn)) this.makeAsync();
+    return this.out;
+  }
+
+  /** `throw new UrlElicitationRequiredError(…)` becomes `return urlElicitationRequired(…)`: a promise only an async function may return for a throw. */
+  private needsAsyncForAsks(): boolean {
+    for (const node of this.flow.askPoints.keys()) if (ts.isThrowStatement(node)) return true;
+    return false;
+  }
+
+  private visit(node: ts.Node): void {
+    if (isFunctionLike(node) || ts.isClassLike(node) || ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
+    if (this.context.replaced.has(node)) return;
+    if (this.context.kept.has(node)) {
+      // the receiver and the request options go; only the kept argument runs before the ask
+      const kept = this.context.kept.get(node);
+      if (kept) this.visit(kept);
+      return;
+    }
+    if (ts.isVariableDeclaration(node)) {
+      if (node.initializer) this.visit(node.initializer);
+      return;
+    }
+    if (ts.isExpression(node) && !this.blocked.has(node) && this.isCandidate(node)) {
+      this.take(node as ts.Expression);
+      return;
+    }
+    if (isAssignment(node) && !this.blocked.has(node)) {
+      // a local write: only its value can hold effects (the target of `x = …` is a name)
+      this.visitTarget(node.left);
+      this.visit(node.right);
+      return;
+    }
+    ts.forEachChild(node, (c) => this.visit(c));
+  }
+
+  /** Computed keys and indexes in an assignment target run too (`cache[await key()] = v`). */
+  private visitTarget(target: ts.Expression): void {
+    const t = unwrap(target);
+    if (ts.isElementAccessExpression(t)) {
+      this.visitTarget(t.expression);
+      this.visit(t.argumentExpression);
+    } else if (ts.isPropertyAccessExpression(t)) {
+      this.visitTarget(t.expression);
+    } else if (!ts.isIdentifier(t)) {
+      ts.forEachChild(t, (c) => this.visit(c));
+    }
+  }
+
+  /** An effect here that can run before an ask point of this function. */
+  private isCandidate(node: ts.Node): boolean {
+    if (!isEffect(node, this.scope, this.judge)) return false;
+    if (isCapabilityRead(node)) return false;
+    return this.canRunBeforeAnAsk(node);
+  }
+
+  private canRunBeforeAnAsk(node: ts.Node): boolean {
+    if (this.flow.helper) return true;
+    const start = node.getStart();
+    if (start < this.lastAwaitEnd || start >= this.settledFrom) return true;
+    return this.loopsWithAsks.some((loop) => node.pos >= loop.pos && node.end <= loop.end);
+  }
+
+  /** For the scope: will this initializer be memoized (so the name holds its journalled value)? */
+  private isMemoizedValue(e: ts.Expression): boolean {
+    let known = this.memoized.get(e);
+    if (known === undefined) {
+      this.memoized.set(e, false); // re-entry (a name read in its own initializer): not memoized
+      known = !this.blocked.has(e) && this.isCandidate(e) && this.carry(e) !== false;
+      this.memoized.set(e, known);
+    }
+    return known;
+  }
+
+  private carry(e: ts.Expression): boolean | undefined {
+    return carryableValue(e, this.checker);
+  }
+
+  private take(e: ts.Expression): void {
+    if (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isTaggedTemplateExpression(e) || ts.isAwaitExpression(e)) {
+      const carry = this.carry(e);
+      const awaits = ts.isAwaitExpression(e) || containsAwait(e);
+      if (carry === false) {
+        const names = declaredBy(e);
+        if (!awaits && !isPromiseValue(e, this.checker)) {
+          // computed synchronously: computed again each round, for a human to confirm it has no effect
+          this.out.recomputed.push({ statement: statementOf(e), names });
+          this.visitArguments(e);
+          return;
+        }
+        this.out.blocking.push({ reason: 'not-carryable', detail: names.length > 0 ? names.join(', ') : e.getText().slice(0, 60) });
+        return;
+      }
+    }
+    this.out.memos.push(this.memoOf(e));
+  }
+
+  /** The arguments of a value computed again each round still run before the ask: judge them on their own. */
+  private visitArguments(e: ts.Expression): void {
+    if (ts.isCallExpression(e) || ts.isNewExpression(e)) for (const a of e.arguments ?? []) this.visit(a);
+  }
+
+  private memoOf(e: ts.Expression): PlanMemo {
+    const awaited = ts.isAwaitExpression(e) ? e : undefined;
+    const value = awaited ? awaited.expression : e;
+    const memo: PlanMemo = {
+      start: value.getStart(),
+      end: value.end,
+      async: containsAwait(value),
+      parens: !awaited && needsParens(e),
+    };
+    if (awaited) memo.awaitStart = awaited.getStart();
+    const mutables = this.mutablesOf(value);
+    if (mutables.length > 0) memo.mutables = mutables;
+    return memo;
+  }
+
+  /** Local objects passed to the memoized call, which it may change in place (restored on replay). */
+  private mutablesOf(value: ts.Expression): string[] {
+    const call = unwrap(value);
+    if (!ts.isCallExpression(call) && !ts.isNewExpression(call)) return [];
+    const out: string[] = [];
+    for (const a of call.arguments ?? []) {
+      const arg = unwrap(a);
+      if (!ts.isIdentifier(arg) || out.includes(arg.text)) continue;
+      if (this.scope.role(arg.text) !== 'data') continue;
+      if (this.checker ? !isObjectValue(arg, this.checker) : !this.isObjectBySyntax(arg.text)) continue;
+      out.push(arg.text);
+    }
+    return out;
+  }
+
+  /** Without types: a name bound to an object or array literal, a new collection, or a whole (not destructured) parameter. */
+  private isObjectBySyntax(name: string): boolean {
+    const fn = this.flow.fn;
+    const param = fn.parameters.find((p) => ts.isIdentifier(p.name) && p.name.text === name);
+    if (param) return true;
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (found || (isFunctionLike(n) && n !== fn)) return;
+      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.name.text === name && n.initializer) {
+        const init = unwrap(n.initializer);
+        found = ts.isObjectLiteralExpression(init) || ts.isArrayLiteralExpression(init) || ts.isNewExpression(init);
+      }
+      ts.forEachChild(n, visit);
+    };
+    if (fn.body) visit(fn.body);
+    return found;
+  }
+
+  private hasEffect(node: ts.Node): boolean {
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (found || isFunctionLike(n)) return;
+      if (ts.isExpression(n) && isEffect(n, this.scope, this.judge) && !isCapabilityRead(n)) found = true;
+      else ts.forEachChild(n, visit);
+    };
+    visit(node);
+    return found;
+  }
+
+  private guards(): void {
+    const fn = this.flow.fn;
+    const visit = (n: ts.Node): void => {
+      if (isFunctionLike(n) && n !== fn) return;
+      if (ts.isTryStatement(n)) this.guardTry(n);
+      if (ts.isCallExpression(n) && isCapabilityRead(n)) this.out.capabilityReads.push({ start: n.getStart(), end: n.end });
+      ts.forEachChild(n, visit);
+    };
+    if (fn.body) visit(fn.body);
+  }
+
+  private guardTry(t: ts.TryStatement): void {
+    const asksInTry = this.blocked.has(t.tryBlock);
+    const asksInCatch = !!t.catchClause && this.blocked.has(t.catchClause.block);
+    if (asksInTry && t.catchClause) {
+      const clause = t.catchClause;
+      const decl = clause.variableDeclaration;
+      const guard: PlanCatchGuard = { blockStart: clause.block.getStart(), binding: null };
+      if (decl && ts.isIdentifier(decl.name)) {
+        guard.binding = decl.name.text;
+      } else if (decl) {
+        guard.fresh = this.freshName('error');
+        guard.pattern = { start: decl.name.getStart(), end: decl.name.end };
+      } else {
+        guard.fresh = this.freshName('error');
+        guard.paramAt = clause.getStart() + 'catch'.length;
+      }
+      this.out.catchGuards.push(guard);
+    }
+    if ((asksInTry || asksInCatch) && t.finallyBlock && this.hasEffect(t.finallyBlock)) {
+      this.out.finallyGuards.push({ blockStart: t.finallyBlock.getStart(), blockEnd: t.finallyBlock.end });
+    }
+  }
+
+  /** A name the function does not use yet. */
+  private freshName(base: string): string {
+    const used = new Set<string>();
+    const visit = (n: ts.Node): void => {
+      if (ts.isIdentifier(n)) used.add(n.text);
+      ts.forEachChild(n, visit);
+    };
+    visit(this.flow.fn);
+    if (!used.has(base)) return base;
+    for (let i = 2; ; i++) if (!used.has(`${base}${i}`)) return `${base}${i}`;
+  }
+
+  private makeAsync(): void {
+    const fn = this.flow.fn;
+    const block = (detail: string): void => void this.out.blocking.push({ reason: 'not-async', detail });
+    if (fn.asteriskToken || ts.isGetAccessor(fn) || ts.isSetAccessor(fn) || ts.isConstructorDeclaration(fn)) return block('a generator, accessor or constructor cannot become async');
+    if (fn.type && !isPromiseTypeNode(fn.type)) return block(`its return type ${fn.type.getText()} is not a Promise`);
+    if (ts.isArrowFunction(fn)) this.out.asyncAt = fn.getStart();
+    else if (ts.isMethodDeclaration(fn)) this.out.asyncAt = fn.name.getStart();
+    else {
+      const keyword = fn.getChildren().find((c) => c.kind === ts.SyntaxKind.FunctionKeyword);
+      if (!keyword) return block('no function keyword found');
+      this.out.asyncAt = keyword.getStart();
+    }
+  }
+}
+
+function isLoop(n: ts.Node): boolean {
+  return ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n);
+}
+
+function isAsync(fn: ts.FunctionLikeDeclaration): boolean {
+  return !!ts.getModifiers(fn as ts.HasModifiers)?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword);
+}
+
+function isPromiseTypeNode(type: ts.TypeNode): boolean {
+  return ts.isTypeReferenceNode(type) && /^(Promise|PromiseLike)$/.test(type.typeName.getText());
+}
+
+/** `X.getClientCapabilities()`: becomes the per-request read, never memoized. */
+export function isCapabilityRead(node: ts.Node): boolean {
+  return ts.isCallExpression(node) && node.arguments.length === 0 && memberChain(node.expression).at(-1) === CAPABILITY_GETTER && memberChain(node.expression).length > 1;
+}
+
+/** The checker's view of a parameter: the SDK's handler context (it has `mcpReq`, or v1's `sendRequest`). */
+function isContextType(type: ts.Type): boolean {
+  return !!type.getProperty('mcpReq') || !!type.getProperty('sendRequest');
+}
+
+function containsAwait(node: ts.Node): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found || isFunctionLike(n)) return;
+    if (ts.isAwaitExpression(n) || (ts.isForOfStatement(n) && n.awaitModifier)) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  ts.forEachChild(node, visit);
+  return found || ts.isAwaitExpression(node);
+}
+
+/** Does `await once(…)` need parentheses where `e` stands (`(await once(() => f())).x`)? */
+function needsParens(e: ts.Expression): boolean {
+  const outer = outerParent(e);
+  if (outer !== e) return false; // already inside parentheses or a cast
+  const p = e.parent;
+  if (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) return p.expression === e;
+  if (ts.isCallExpression(p) || ts.isNewExpression(p)) return p.expression === e;
+  if (ts.isTaggedTemplateExpression(p)) return p.tag === e;
+  if (ts.isNonNullExpression(p)) return true;
+  if (ts.isBinaryExpression(p)) return p.operatorToken.kind === ts.SyntaxKind.AsteriskAsteriskToken && p.left === e;
+  return false;
+}
+
+/** The names a declaration binds when `e` is its initializer. */
+function declaredBy(e: ts.Expression): string[] {
+  const outer = outerParent(e);
+  const p = outer.parent;
+  if (p && ts.isVariableDeclaration(p) && p.initializer === outer) return bindingNames(p.name);
+  if (p && ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === outer) {
+    const root = rootIdentifier(p.left);
+    return root ? [p.left.getText()] : [];
+  }
+  return [];
+}
+
+/** The statement a marker for `node` goes above. */
+export function statementOf(node: ts.Node): ts.Node {
+  for (let n: ts.Node = node; n.parent; n = n.parent) {
+    const p = n.parent;
+    if ((ts.isBlock(p) || ts.isSourceFile(p) || ts.isModuleBlock(p) || ts.isCaseClause(p) || ts.isDefaultClause(p)) && !ts.isBlock(n)) return n;
+  }
+  return node;
+}

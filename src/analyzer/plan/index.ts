@@ -1,0 +1,427 @@
+/**
+ * The plan builder: from the analyzer's sites and the handler routes that reach them, one `FilePlan`
+ * per file (what the transform edits) and the verdict of every site. A site is `auto` only when the
+ * plan covers it: its handler's registration is visible, every step from the handler to the ask is
+ * awaited, and every value computed before an ask can travel in the sealed state (or be computed
+ * again). Handlers that share a site or a helper are ported together or not at all, so a helper's ask
+ * never becomes a runtime call that some caller runs outside a flow.
+ */
+import ts from 'typescript';
+import { enclosingFunction, outerParent, unwrap } from '../ast.js';
+import type { RawSite } from '../detect.js';
+import type { FileIndex } from '../file-index.js';
+import type { Portability, Site } from '../model.js';
+import type { Project } from '../project.js';
+import type { Route } from '../reach.js';
+import { REASONS, type ReasonId } from '../reasons.js';
+import { describeAsk } from './asks.js';
+import { awaitedCallback, awaitedPosition } from './awaited.js';
+import { FileEmitter } from './emit.js';
+import { FlowFunction, type FunctionEdits } from './flow-function.js';
+import type { FilePlan, PlanAsk } from './model.js';
+import { handlerRoutes, hopCalls, registrationOf, registrationReceiver, typeAccess, type HandlerRouteEnd, type RegistrationSeam } from './seams.js';
+import { REGISTRATION_METHODS } from '../../vocabulary.js';
+
+export type { FilePlan } from './model.js';
+
+export interface PlanOptions {
+  /** `config` (default): roots come from configuration (the retire-roots transform), so a roots call is no ask. */
+  roots?: 'config' | 'ask';
+}
+
+/** One analyzer site, as the plan needs it. */
+export interface PlanInput {
+  site: Site;
+  raw: RawSite;
+  file: FileIndex;
+  routes: readonly Route[];
+}
+
+export interface PlanResult {
+  /** Files the plan changes or marks, by relative path. */
+  plans: FilePlan[];
+  /** The verdict of each site, replacing the analyzer's where the plan judged the shape. */
+  verdicts: Map<Site, { portability: Portability; reasons: ReasonId[] }>;
+}
+
+/**
+ * Reasons about the shape between the handler and the ask: the plan judges them (the analyzer's
+ * walk may add some of them; the plan's own judgement replaces them on every site it plans).
+ */
+const PLAN_OWNED = new Set<string>([
+  'nested-callback',
+  'not-awaited',
+  'raced',
+  'wrapped-handler',
+  'unknown-handler-shape',
+  'in-loop',
+  'try-catch',
+  'in-expression',
+  'result-escapes',
+  'helper-not-awaited-by-handler',
+  'branching-statement',
+  'side-effect-before-ask',
+  'dynamic-request',
+  'in-helper',
+  'not-ported',
+]);
+
+interface Unit {
+  end: HandlerRouteEnd;
+  registration: RegistrationSeam | undefined;
+  inputs: Set<PlanInput>;
+  routes: { route: Route & { end: HandlerRouteEnd }; input: PlanInput }[];
+}
+
+export function buildPlans(inputs: readonly PlanInput[], project: Project, options: PlanOptions = {}): PlanResult {
+  const builder = new PlanBuilder(project, options);
+  return builder.build(inputs);
+}
+
+class PlanBuilder {
+  private readonly types;
+  private readonly emitters = new Map<FileIndex, FileEmitter>();
+  private readonly verdicts = new Map<Site, { portability: Portability; reasons: ReasonId[] }>();
+  private readonly rootsAsked: boolean;
+  /** Asks that run once per iteration of a loop on their path (one round each). */
+  private readonly looping = new Set<PlanInput>();
+
+  constructor(
+    project: Project,
+    options: PlanOptions,
+  ) {
+    this.types = typeAccess(project);
+    this.rootsAsked = options.roots === 'ask';
+  }
+
+  build(inputs: readonly PlanInput[]): PlanResult {
+    const units = new Map<ts.Node, Unit>();
+    const unitsOf = new Map<PlanInput, Unit[]>();
+    for (const input of inputs) {
+      if (this.isRetiredRoots(input)) {
+        this.retireRoots(input);
+        continue;
+      }
+      const mine: Unit[] = [];
+      for (const route of handlerRoutes(input.routes)) {
+        const registration = registrationOf(route.end);
+        const key = registration?.handlerArg ?? route.end.fn;
+        let unit = units.get(key);
+        if (!unit) units.set(key, (unit = { end: route.end, registration, inputs: new Set(), routes: [] }));
+        unit.inputs.add(input);
+        unit.routes.push({ route, input });
+        if (!mine.includes(unit)) mine.push(unit);
+      }
+      unitsOf.set(input, mine);
+    }
+    for (const component of components([...units.values()], unitsOf)) this.planComponent(component);
+    // the marker of every site a human must decide, with the reasons it has now
+    for (const input of inputs) {
+      const verdict = this.verdicts.get(input.site) ?? { portability: input.site.portability, reasons: input.site.reasons };
+      if (verdict.portability === 'manual' || verdict.portability === 'unportable') this.emitter(input.file).markSite(input.raw.node, verdict.reasons);
+    }
+    const plans = [...this.emitters.values()].map((e) => e.plan()).filter((p): p is FilePlan => p !== undefined);
+    plans.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    return { plans, verdicts: this.verdicts };
+  }
+
+  /**
+   * Roots from configuration need no round: whatever the shape around the call, `rootsFromConfig()`
+   * answers where it stands. Only where no request can be in flight (or a human must decide) is it kept.
+   */
+  private retireRoots(input: PlanInput): void {
+    if (input.site.portability === 'guarded' || handlerRoutes(input.routes).length === 0) return;
+    const reasons = ordered(input.site.reasons.filter((r) => !PLAN_OWNED.has(r)));
+    const portable = !reasons.some((r) => REASONS[r].portability !== 'auto');
+    this.verdicts.set(input.site, { portability: portable ? 'auto' : 'manual', reasons });
+    if (portable) this.emitter(input.file).retire(input.raw.node);
+  }
+
+  private emitter(file: FileIndex): FileEmitter {
+    let e = this.emitters.get(file);
+    if (!e) this.emitters.set(file, (e = new FileEmitter(file)));
+    return e;
+  }
+
+  private isRetiredRoots(input: PlanInput): boolean {
+    return input.raw.kind === 'roots' && !this.rootsAsked;
+  }
+
+  private planComponent(units: Unit[]): void {
+    const inputs = [...new Set(units.flatMap((u) => [...u.inputs]))];
+    const reasons = new Map<PlanInput, Set<ReasonId>>(inputs.map((i) => [i, new Set()]));
+    const add = (input: PlanInput, reason: ReasonId): void => void reasons.get(input)!.add(reason);
+    // already dual-era: the handler is left as it is
+    if (inputs.some((i) => i.site.portability === 'guarded')) return;
+
+    for (const input of inputs) {
+      for (const r of input.site.reasons) if (!PLAN_OWNED.has(r) && REASONS[r].portability !== 'auto') add(input, r);
+    }
+    for (const unit of units) for (const reason of this.registrationProblems(unit)) for (const input of unit.inputs) add(input, reason);
+
+    const flows = new Map<ts.FunctionLikeDeclaration, FlowFunction>();
+    const asks = new Map<PlanInput, Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }>();
+    for (const unit of units) {
+      for (const { route, input } of unit.routes) {
+        if (this.isRetiredRoots(input)) continue;
+        const ask = describeAsk(input.raw);
+        if (!ask.ok) {
+          add(input, 'dynamic-request');
+          continue;
+        }
+        asks.set(input, ask.ask);
+        for (const reason of this.walkRoute(route, input, flows)) add(input, reason);
+      }
+    }
+
+    if (blocked(reasons)) {
+      this.fail(inputs, reasons);
+      return;
+    }
+    const edits = this.functionEdits(flows, inputs, asks);
+    for (const [flow, e] of edits) {
+      if (e.blocking.length === 0) continue;
+      for (const unit of units) {
+        if (!unit.routes.some(({ route }) => route.end.fn === flow.fn || route.via.some((v) => v.fn === flow.fn))) continue;
+        for (const input of unit.inputs) for (const b of e.blocking) add(input, b.reason);
+      }
+    }
+    if (blocked(reasons)) {
+      this.fail(inputs, reasons);
+      return;
+    }
+    this.emit(units, inputs, asks, edits);
+  }
+
+  /** Why a handler's registration cannot be wrapped. */
+  private registrationProblems(unit: Unit): ReasonId[] {
+    const reg = unit.registration;
+    if (!reg) return ['unknown-handler-shape'];
+    if (reg.nameArg && hasCall(reg.nameArg)) return ['unknown-handler-shape'];
+    const arg = unwrap(reg.handlerArg);
+    if (ts.isCallExpression(arg) && !isBind(arg) && !this.wrapperInProject(arg, reg.file)) return ['wrapped-handler'];
+    return [];
+  }
+
+  /** A wrapper call (`withAuth(fn)`) whose function the project holds (a local function or a relative import): its code runs inside the flow. */
+  private wrapperInProject(call: ts.CallExpression, file: FileIndex): boolean {
+    const callee = unwrap(call.expression);
+    const root = ts.isIdentifier(callee) ? callee : undefined;
+    if (!root) return false;
+    const binding = file.imports.get(root.text);
+    if (binding) return binding.spec.startsWith('.');
+    return file.functions.has(root.text);
+  }
+
+  /**
+   * Walks one route from the ask out to the handler: each step must be awaited where it stands,
+   * through callbacks the function waits for. Records the ask points of each function on the way.
+   */
+  private walkRoute(route: Route & { end: HandlerRouteEnd }, input: PlanInput, flows: Map<ts.FunctionLikeDeclaration, FlowFunction>): ReasonId[] {
+    const chain = [route.end.fn, ...route.via.map((v) => v.fn)];
+    const files = [route.end.file, ...route.via.map((v) => v.file)];
+    const flowOf = (fn: ts.FunctionLikeDeclaration, file: FileIndex, parent?: FlowFunction, mapped?: ts.Expression): FlowFunction => {
+      let f = flows.get(fn);
+      if (!f) flows.set(fn, (f = new FlowFunction(fn, file, parent, mapped)));
+      return f;
+    };
+    const handler = flowOf(chain[0], files[0]);
+    handler.handlerKind = true;
+    for (let k = 1; k < chain.length; k++) flowOf(chain[k], files[k]).helper = true;
+
+    const out: ReasonId[] = [];
+    const last = chain.length - 1;
+    const r = this.climb(input, input.raw.node, chain[last], files[last], undefined, flowOf);
+    if (r) out.push(r);
+    for (let k = last; k >= 1; k--) {
+      const calls = hopCalls(chain[k - 1], route.via[k - 1]);
+      if (calls.length === 0) out.push('nested-callback');
+      for (const call of calls) {
+        const hop = this.climb(input, call, chain[k - 1], files[k - 1], chain[k], flowOf);
+        if (hop) out.push(hop);
+      }
+    }
+    return out;
+  }
+
+  /** From an ask point up to the path function that holds it; undefined when every step is awaited. */
+  private climb(
+    input: PlanInput,
+    node: ts.Node,
+    owner: ts.FunctionLikeDeclaration,
+    file: FileIndex,
+    enters: ts.FunctionLikeDeclaration | undefined,
+    flowOf: (fn: ts.FunctionLikeDeclaration, file: FileIndex, parent?: FlowFunction, mapped?: ts.Expression) => FlowFunction,
+  ): ReasonId | undefined {
+    let point: ts.Node = node;
+    let positioned: ts.Node = node;
+    let entering = enters;
+    const pending: { fn: ts.FunctionLikeDeclaration; point: ts.Node; positioned: ts.Node; enters?: ts.FunctionLikeDeclaration }[] = [];
+    for (let fn = enclosingFunction(point); fn !== owner; fn = enclosingFunction(fn)) {
+      if (!fn) return 'nested-callback';
+      const anchor = awaitedCallback(fn);
+      if (!anchor) return 'nested-callback';
+      pending.push({ fn, point, positioned, enters: entering });
+      entering = fn;
+      point = fn;
+      positioned = anchor;
+    }
+    pending.push({ fn: owner, point, positioned, enters: entering });
+    // outermost first, so a callback's flow knows the function around it
+    let parent: FlowFunction | undefined;
+    for (const step of pending.reverse()) {
+      const position = ts.isThrowStatement(step.positioned) ? { ok: true as const, awaitEnd: step.positioned.end, settled: false } : awaitedPosition(step.positioned, step.fn);
+      if (!position.ok) return position.reason;
+      const flow = step.fn === owner ? flowOf(owner, file) : flowOf(step.fn, file, parent, mappedOver(step.fn));
+      if (step.fn !== owner) flow.helper = true;
+      flow.addAskPoint({ node: step.point, awaitEnd: position.awaitEnd, settled: position.settled, enters: step.enters });
+      if (inLoopOf(step.point, step.fn)) this.looping.add(input);
+      parent = flow;
+    }
+    return undefined;
+  }
+
+  private functionEdits(flows: Map<ts.FunctionLikeDeclaration, FlowFunction>, inputs: readonly PlanInput[], asks: Map<PlanInput, { node: ts.Node; params?: { start: number; end: number } }>): Map<FlowFunction, FunctionEdits> {
+    // a function that keeps running after a stopped round makes its callers' later code run too
+    const swallows = new Set<ts.FunctionLikeDeclaration>();
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const f of flows.values()) {
+        if (swallows.has(f.fn)) continue;
+        if ([...f.askPoints.values()].some((p) => p.settled || (p.enters !== undefined && swallows.has(p.enters)))) {
+          swallows.add(f.fn);
+          changed = true;
+        }
+      }
+    }
+    const kept = new Map<ts.Node, ts.Node | undefined>();
+    for (const [input, ask] of asks) kept.set(ask.node, keptArgument(input.raw));
+    const replaced = new Set<ts.Node>();
+    for (const input of inputs) {
+      if (!this.isRetiredRoots(input)) continue;
+      replaced.add(input.raw.node);
+      const outer = outerParent(input.raw.node).parent;
+      if (outer && ts.isAwaitExpression(outer)) replaced.add(outer);
+    }
+    const out = new Map<FlowFunction, FunctionEdits>();
+    // functions around a callback first: the callback's scope sees theirs
+    const ordered = [...flows.values()].sort((a, b) => depth(a.fn) - depth(b.fn));
+    for (const flow of ordered) {
+      const legacy = new Set(flow.file.sites.map((s) => s.node).filter((n) => !replaced.has(n)));
+      out.set(flow, flow.edits({ legacy, replaced, kept, checker: this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn) }));
+    }
+    return out;
+  }
+
+  private emit(units: Unit[], inputs: readonly PlanInput[], asks: Map<PlanInput, Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }>, edits: Map<FlowFunction, FunctionEdits>): void {
+    // a handler whose only legacy calls are retired roots asks nothing: no flow to wrap it in
+    if (asks.size > 0) {
+      const needsCapabilities = [...edits.values()].some((e) => e.catchGuards.length > 0 || e.capabilityReads.length > 0);
+      for (const unit of units) {
+        const reg = unit.registration!;
+        this.emitter(reg.file).wrap(reg, needsCapabilities ? capabilitySource(reg.call) : undefined);
+      }
+      for (const [input, ask] of asks) this.emitter(input.file).ask(ask);
+      for (const [flow, e] of edits) this.emitter(flow.file).functionEdits(e);
+    }
+    for (const input of inputs) {
+      const reasons = input.site.reasons.filter((r) => !PLAN_OWNED.has(r));
+      if (this.looping.has(input)) reasons.push('in-loop');
+      this.verdicts.set(input.site, { portability: 'auto', reasons: ordered(reasons) });
+      for (const r of reasons) if (r === 'capability-fallback' || r === 'in-loop') this.emitter(input.file).markSite(input.raw.node, [r]);
+    }
+  }
+
+  private fail(inputs: readonly PlanInput[], reasons: Map<PlanInput, Set<ReasonId>>): void {
+    for (const input of inputs) {
+      const own = reasons.get(input)!;
+      const kept = input.site.reasons.filter((r) => !PLAN_OWNED.has(r));
+      const all = new Set<ReasonId>([...kept, ...own]);
+      if (![...all].some((r) => REASONS[r].portability !== 'auto')) all.add('handler-not-ported');
+      this.verdicts.set(input.site, { portability: 'manual', reasons: ordered([...all]) });
+    }
+  }
+}
+
+function blocked(reasons: Map<PlanInput, Set<ReasonId>>): boolean {
+  return [...reasons.values()].some((set) => set.size > 0);
+}
+
+/** Groups handlers that share a site (and so a helper): they are ported together or not at all. */
+function components(units: Unit[], unitsOf: Map<PlanInput, Unit[]>): Unit[][] {
+  const parent = new Map<Unit, Unit>(units.map((u) => [u, u]));
+  const find = (u: Unit): Unit => {
+    let r = u;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(u, r);
+    return r;
+  };
+  for (const list of unitsOf.values()) for (let i = 1; i < list.length; i++) parent.set(find(list[i]), find(list[0]));
+  const groups = new Map<Unit, Unit[]>();
+  for (const u of units) {
+    const root = find(u);
+    const g = groups.get(root);
+    if (g) g.push(u);
+    else groups.set(root, [u]);
+  }
+  return [...groups.values()];
+}
+
+/** The argument an ask keeps: its params (or request object, or URL list). */
+function keptArgument(raw: RawSite): ts.Node | undefined {
+  return raw.call.arguments?.[0];
+}
+
+function hasCall(expr: ts.Node): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (ts.isCallExpression(n) || ts.isNewExpression(n) || ts.isTaggedTemplateExpression(n) || ts.isAwaitExpression(n)) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(expr);
+  return found;
+}
+
+function isBind(call: ts.CallExpression): boolean {
+  const callee = unwrap(call.expression);
+  return ts.isPropertyAccessExpression(callee) && callee.name.text === 'bind';
+}
+
+/** The receiver whose `getClientCapabilities()` answers for 2025 connections: `server.server` for `server.registerTool`, the low-level server itself for `setRequestHandler`. */
+function capabilitySource(call: ts.CallExpression): string | undefined {
+  const receiver = registrationReceiver(call);
+  if (!receiver || hasCall(receiver)) return undefined;
+  const callee = unwrap(call.expression) as ts.PropertyAccessExpression;
+  const text = receiver.getText();
+  return Object.prototype.hasOwnProperty.call(REGISTRATION_METHODS, callee.name.text) ? `${text}.server` : text;
+}
+
+/** What a mapped callback maps over (`items` in `items.map(cb)` inside `Promise.all`). */
+function mappedOver(fn: ts.FunctionLikeDeclaration): ts.Expression | undefined {
+  const call = outerParent(fn).parent;
+  if (!call || !ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression) || outerParent(call.expression) === outerParent(fn)) return undefined;
+  return call.expression.expression;
+}
+
+function depth(fn: ts.Node): number {
+  let d = 0;
+  for (let f = enclosingFunction(fn); f; f = enclosingFunction(f)) d++;
+  return d;
+}
+
+/** Is `node` inside a loop of `fn` (so it runs once per iteration)? */
+function inLoopOf(node: ts.Node, fn: ts.Node): boolean {
+  for (let n: ts.Node | undefined = node.parent; n && n !== fn; n = n.parent) {
+    if (ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n)) return true;
+  }
+  return false;
+}
+
+const REASON_ORDER = Object.keys(REASONS) as ReasonId[];
+
+function ordered(ids: readonly ReasonId[]): ReasonId[] {
+  const set = new Set(ids);
+  return REASON_ORDER.filter((id) => set.has(id));
+}
+

@@ -1,0 +1,126 @@
+/**
+ * The plan of one file: what the transform (`transforms/resumable-handlers.ts`) edits, as positions in
+ * the file's text (UTF-16 offsets of the text without its BOM). The analyzer decides every shape; the
+ * transform only checks that each position still holds the node the plan expects, and applies it.
+ * Contract: docs/engine.md, "The plan".
+ */
+import type { ReasonId } from '../reasons.js';
+
+/** The runtime functions a ported file calls (`src/runtime/mrtr-flow.ts`). */
+export type RuntimeName =
+  | 'resumable'
+  | 'once'
+  | 'elicit'
+  | 'sample'
+  | 'listRoots'
+  | 'inputRequest'
+  | 'urlElicitationRequired'
+  | 'isSuspension'
+  | 'suspended'
+  | 'clientCapabilities';
+
+export type AskRuntime = 'elicit' | 'sample' | 'listRoots' | 'inputRequest' | 'urlElicitationRequired';
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** `resumable(name, <start..end>)` around a registration's handler argument. */
+export interface PlanWrap extends Span {
+  /** Source text of the registration's name expression; null for a low-level `setRequestHandler`. */
+  name: string | null;
+  /** Source text of the receiver whose `getClientCapabilities()` answers on 2025 connections (`server.server`). */
+  capabilities?: string;
+}
+
+/** A legacy call (or `throw` statement) that becomes a call of the runtime. */
+export interface PlanAsk extends Span {
+  runtime: AskRuntime;
+  /** The argument kept: the params (elicit, sample), the request object (inputRequest), the list (URL error). */
+  params?: Span;
+  /** `throw new UrlElicitationRequiredError(list)` (the span is the statement): becomes `return urlElicitationRequired(list)`. */
+  statementThrow?: boolean;
+}
+
+/** `E` → `await once(() => E)`. */
+export interface PlanMemo extends Span {
+  /** The thunk must be `async` (E itself awaits). */
+  async: boolean;
+  /** Start of an `await` right before E that `await once(…)` replaces. */
+  awaitStart?: number;
+  /** The replacement needs parentheses where it stands (`(await once(() => f())).x`). */
+  parens: boolean;
+  /** Objects E may change in place, restored on replay: `once(() => fill(order), order)`. */
+  mutables?: string[];
+}
+
+/** `catch (e) {` gets `if (isSuspension(e)) throw e;` first. */
+export interface PlanCatchGuard {
+  /** Offset of the catch block's `{`. */
+  blockStart: number;
+  /** The catch binding's name; null when there is none and the plan adds `binding` at `paramAt`. */
+  binding: string | null;
+  /** Where `(name)` goes in a `catch {` without a binding (right after `catch`). */
+  paramAt?: number;
+  /** The name to bind when adding one, or when `pattern` is replaced. */
+  fresh?: string;
+  /** A destructuring binding (`catch ({ message })`): replaced by `fresh`, then destructured after the guard. */
+  pattern?: Span;
+}
+
+/** `finally { … }` runs only when the round did not stop to ask: `finally { if (!suspended()) { … } }`. */
+export interface PlanFinallyGuard {
+  blockStart: number;
+  blockEnd: number;
+}
+
+/** `X.getClientCapabilities()` → `(clientCapabilities() ?? X.getClientCapabilities())`. */
+export type PlanCapabilityRead = Span;
+
+/** `async` added to a path function that did not have it (it now awaits `once`). */
+export interface PlanAsyncInsert {
+  at: number;
+}
+
+export interface PlanMarker {
+  /** 1-based line of the statement, in the original text. */
+  line: number;
+  reason: ReasonId;
+  message: string;
+}
+
+export interface FilePlan {
+  /** Relative to the working directory, `/`-separated. */
+  file: string;
+  wraps: PlanWrap[];
+  asks: PlanAsk[];
+  memos: PlanMemo[];
+  catchGuards: PlanCatchGuard[];
+  finallyGuards: PlanFinallyGuard[];
+  capabilityReads: PlanCapabilityRead[];
+  asyncInserts: PlanAsyncInsert[];
+  /** Roots requests the retire-roots transform replaces with `rootsFromConfig()` (with `--roots config`): no round, no plan edit. */
+  retiredRoots: Span[];
+  markers: PlanMarker[];
+  /** Runtime names the file now uses, each with the local name it is imported under (`inputRequest` → `inputRequest2` on a clash). */
+  runtimeImports: { name: RuntimeName; local: string }[];
+}
+
+export function emptyPlan(file: string): FilePlan {
+  return { file, wraps: [], asks: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], retiredRoots: [], markers: [], runtimeImports: [] };
+}
+
+/** Does the plan change any code (markers alone do not need the runtime)? */
+export function planEdits(plan: FilePlan): number {
+  return (
+    plan.wraps.length +
+    plan.asks.length +
+    plan.memos.length +
+    plan.catchGuards.length +
+    plan.finallyGuards.length +
+    plan.capabilityReads.length +
+    plan.asyncInserts.length +
+    plan.retiredRoots.length
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The edits a `FilePlan` makes (see transforms/resumable-handlers.ts for the shape), each checked
+ * against a TypeScript parse of the text first: a position that does not hold what the plan says
+ * refuses the whole file.
+ */
+import ts from 'typescript';
+import type { FilePlan, RuntimeName } from '../../src/analyzer/plan/model.js';
+import { nodesAt, nodesStartingAt, PlanMismatchError, stripWrappers } from './plan-positions.js';
+import type { Edit, SourceText } from './source-text.js';
+
+/** Insertions at one offset: the outer construct opens first and closes last. */
+const OPEN_OUTER = -20;
+const OPEN_INNER = -10;
+const CLOSE_INNER = 10;
+const CLOSE_OUTER = 20;
+
+export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePlan, path: string): Edit[] {
+  const local = (name: RuntimeName): string => {
+    const entry = plan.runtimeImports.find((r) => r.name === name);
+    if (!entry) throw new Error(`${path}: the plan uses ${name} without importing it`);
+    return entry.local;
+  };
+  const mismatch = (at: number, expected: string): never => {
+    throw new PlanMismatchError(path, sf, at, expected);
+  };
+  const edits: Edit[] = [];
+  const { style } = src;
+
+  for (const w of plan.wraps) {
+    if (!nodesAt(sf, w.start, w.end).some((n) => ts.isExpression(n))) mismatch(w.start, 'the handler argument of a registration');
+    const options = w.capabilities ? `, { capabilities: () => ${w.capabilities}.getClientCapabilities() }` : '';
+    edits.push({ start: w.start, end: w.start, text: `${local('resumable')}(${w.name ?? 'undefined'}, `, order: OPEN_OUTER });
+    edits.push({ start: w.end, end: w.end, text: `${options})`, order: CLOSE_OUTER });
+  }
+
+  for (const a of plan.asks) {
+    const nodes = nodesAt(sf, a.start, a.end);
+    if (a.statementThrow) {
+      const thrown = nodes.find(ts.isThrowStatement);
+      const created = thrown ? stripWrappers(thrown.expression) : undefined;
+      if (!created || !ts.isNewExpression(created) || !a.params || created.arguments?.[0]?.getStart(sf) !== a.params.start) mismatch(a.start, 'a throw of UrlElicitationRequiredError');
+      const tail = src.slice(a.params!.end, a.end);
+      edits.push({ start: a.start, end: a.params!.start, text: `return ${local(a.runtime)}(` });
+      edits.push({ start: a.params!.end, end: a.end, text: `)${tail.trimEnd().endsWith(';') ? ';' : ''}` });
+      continue;
+    }
+    const call = nodes.find(ts.isCallExpression);
+    if (!call) mismatch(a.start, 'a legacy request call');
+    if (!a.params) {
+      edits.push({ start: a.start, end: a.end, text: `${local(a.runtime)}()` });
+      continue;
+    }
+    const first = call!.arguments[0];
+    if (!first || first.getStart(sf) !== a.params.start || first.end !== a.params.end) mismatch(a.params.start, 'the request argument of the legacy call');
+    edits.push({ start: a.start, end: a.params.start, text: `${local(a.runtime)}(` });
+    edits.push({ start: a.params.end, end: a.end, text: ')' });
+  }
+
+  for (const m of plan.memos) {
+    const nodes = nodesAt(sf, m.start, m.end);
+    if (!nodes.some((n) => ts.isExpression(n))) mismatch(m.start, 'an expression to memoize');
+    const thunk = `${local('once')}(${m.async ? 'async ' : ''}() => `;
+    const close = `${(m.mutables ?? []).map((name) => `, ${name}`).join('')})`;
+    if (m.awaitStart !== undefined) {
+      const awaited = nodesStartingAt(sf, m.awaitStart).find(ts.isAwaitExpression);
+      if (!awaited || awaited.expression.getStart(sf) !== m.start || awaited.end !== m.end) mismatch(m.awaitStart, 'an await of the memoized expression');
+      edits.push({ start: m.awaitStart, end: m.start, text: `await ${thunk}`, order: OPEN_INNER });
+      edits.push({ start: m.end, end: m.end, text: close, order: CLOSE_INNER });
+    } else {
+      // a parenthesized memo at the start of a statement, in a file without semicolons, must not continue the line before
+      const guard = m.parens && style.semi === '' && startsStatement(sf, m.start) ? ';' : '';
+      edits.push({ start: m.start, end: m.start, text: `${guard}${m.parens ? '(' : ''}await ${thunk}`, order: OPEN_INNER });
+      edits.push({ start: m.end, end: m.end, text: `${close}${m.parens ? ')' : ''}`, order: CLOSE_INNER });
+    }
+  }
+
+  for (const g of plan.catchGuards) {
+    const block = nodesStartingAt(sf, g.blockStart).find(ts.isBlock);
+    const clause = block?.parent;
+    if (!block || !clause || !ts.isCatchClause(clause)) return mismatch(g.blockStart, 'the block of a catch clause');
+    const binding = g.binding ?? g.fresh;
+    if (!binding) mismatch(g.blockStart, 'a catch binding');
+    let after = `if (${local('isSuspension')}(${binding})) throw ${binding};`;
+    if (g.paramAt !== undefined) {
+      if (clause.variableDeclaration || src.slice(g.paramAt - 'catch'.length, g.paramAt) !== 'catch') mismatch(g.paramAt, 'a catch without a binding');
+      edits.push({ start: g.paramAt, end: g.paramAt, text: ` (${binding})` });
+    } else if (g.pattern) {
+      const pattern = clause.variableDeclaration?.name;
+      if (!pattern || pattern.getStart(sf) !== g.pattern.start || pattern.end !== g.pattern.end) mismatch(g.pattern.start, 'the destructuring of a catch binding');
+      edits.push({ start: g.pattern.start, end: g.pattern.end, text: binding! });
+      after += ` const ${src.slice(g.pattern.start, g.pattern.end)} = ${binding}${style.semi || ';'}`;
+    } else if (!clause.variableDeclaration || !ts.isIdentifier(clause.variableDeclaration.name) || clause.variableDeclaration.name.text !== g.binding) {
+      mismatch(g.blockStart, `a catch binding named ${g.binding}`);
+    }
+    edits.push({ start: g.blockStart + 1, end: g.blockStart + 1, text: blockPrefix(src, block, after), order: OPEN_INNER });
+  }
+
+  for (const g of plan.finallyGuards) {
+    const block = nodesAt(sf, g.blockStart, g.blockEnd).find(ts.isBlock);
+    if (!block || !block.parent || !ts.isTryStatement(block.parent) || block.parent.finallyBlock !== block) return mismatch(g.blockStart, 'the block of a finally clause');
+    edits.push({ start: g.blockStart + 1, end: g.blockStart + 1, text: ` if (!${local('suspended')}()) {`, order: OPEN_OUTER });
+    edits.push({ start: g.blockEnd - 1, end: g.blockEnd - 1, text: '} ', order: CLOSE_OUTER });
+  }
+
+  for (const c of plan.capabilityReads) {
+    const call = nodesAt(sf, c.start, c.end).find(ts.isCallExpression);
+    if (!call || !ts.isPropertyAccessExpression(stripWrappers(call.expression)) || (stripWrappers(call.expression) as ts.PropertyAccessExpression).name.text !== 'getClientCapabilities') {
+      mismatch(c.start, 'a getClientCapabilities() call');
+    }
+    edits.push({ start: c.start, end: c.start, text: `(${local('clientCapabilities')}() ?? `, order: OPEN_INNER });
+    edits.push({ start: c.end, end: c.end, text: ')', order: CLOSE_INNER });
+  }
+
+  for (const a of plan.asyncInserts) {
+    const starts = nodesStartingAt(sf, a.at);
+    const ok = starts.some((n) => ts.isArrowFunction(n) || (ts.isIdentifier(n) && !!n.parent && ts.isMethodDeclaration(n.parent))) || src.slice(a.at, a.at + 'function'.length) === 'function';
+    if (!ok) mismatch(a.at, 'the start of a function');
+    edits.push({ start: a.at, end: a.at, text: 'async ', order: OPEN_OUTER });
+  }
+  return edits;
+}
+
+/** Is `at` the first token of an expression statement? */
+function startsStatement(sf: ts.SourceFile, at: number): boolean {
+  return nodesStartingAt(sf, at).some((n) => ts.isExpressionStatement(n));
+}
+
+/**
+ * Text inserted right after a block's `{`: on a line of its own, indented like the block's first
+ * statement, when the block opens a line; on the same line otherwise (`{ return x; }`).
+ */
+function blockPrefix(src: SourceText, block: ts.Block, statement: string): string {
+  const open = block.getStart();
+  const restOfLine = src.slice(open + 1, src.lineEndIncludingEol(open)).trim();
+  if (restOfLine.length > 0) return ` ${statement}`;
+  const first = block.statements[0];
+  const indent = first ? src.indentAt(first.getStart()) : src.indentAt(open) + src.style.indentUnit;
+  return `${src.style.eol}${indent}${statement}`;
+}
