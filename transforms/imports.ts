@@ -14,6 +14,7 @@
  * Does not: merge into a namespace import (`import * as sdk`), or remove imports the port made
  * unused (e.g. `ElicitResultSchema`): unused imports compile, and removing them is the linter's job.
  */
+import ts from 'typescript';
 import { SDK_PACKAGES } from '../src/vocabulary.js';
 import { parseProgram, walk, declaredNames, type Node } from './lib/ast.js';
 import type { PortOptions } from './lib/context.js';
@@ -188,4 +189,96 @@ export const parser = 'ts';
 /** jscodeshift module: adds missing MRTR imports to already-rewritten code. */
 export default function transformer(file: FileInfo, _api: unknown, options: Record<string, unknown> = {}): string | undefined {
   return runAsJscodeshift(file, options, { twoPass: false, capabilityBranches: false, retireRoots: false, urlElicitation: false, imports: true });
+}
+
+/** A name to import and the local name it gets (`once`, or `once as once2` on a clash). */
+export interface ImportedName {
+  name: string;
+  local: string;
+}
+
+/**
+ * The edits that import `names` from `specifier` on a TypeScript parse of the file: merged into an
+ * existing import (or `require` destructuring) of the same module, else a new line after the last
+ * import (or `require`), else before the first statement. `cjs`: `const { a, b: c } = require('…');`.
+ * Names the file already imports from that module are left out.
+ */
+export function moduleImportEdits(sf: ts.SourceFile, style: SourceStyle, specifier: string, names: readonly ImportedName[], cjs: boolean): Edit[] {
+  if (names.length === 0) return [];
+  const statements = sf.statements;
+  const quoted = quoteString(specifier, style);
+  if (cjs) {
+    const requires = statements.filter((st) => requiredModule(st) !== undefined);
+    const existing = requires.find((st) => requiredModule(st) === specifier && destructuring(st) !== undefined);
+    const pattern = existing ? destructuring(existing)! : undefined;
+    const have = new Set(pattern?.elements.map((e) => e.name.getText(sf)) ?? []);
+    const missing = names.filter((n) => !have.has(n.local));
+    if (missing.length === 0) return [];
+    const parts = missing.map((n) => (n.name === n.local ? n.name : `${n.name}: ${n.local}`));
+    if (pattern && pattern.elements.length > 0) {
+      const last = pattern.elements[pattern.elements.length - 1];
+      return [{ start: last.end, end: last.end, text: parts.map((p) => `, ${p}`).join('') }];
+    }
+    const line = `const { ${parts.join(', ')} } = require(${quoted})${style.semi}`;
+    return [newStatement(sf, style, requires[requires.length - 1] ?? directivePrologueEnd(sf), line)];
+  }
+  const imports = statements.filter(ts.isImportDeclaration);
+  const existing = imports.find((d) => moduleText(d) === specifier && !d.importClause?.isTypeOnly && namedImports(d) !== undefined);
+  const named = existing ? namedImports(existing)! : undefined;
+  const have = new Set(named?.elements.map((e) => e.name.text) ?? []);
+  const missing = names.filter((n) => !have.has(n.local));
+  if (missing.length === 0) return [];
+  const parts = missing.map((n) => (n.name === n.local ? n.name : `${n.name} as ${n.local}`));
+  if (named && named.elements.length > 0) {
+    const last = named.elements[named.elements.length - 1];
+    return [{ start: last.end, end: last.end, text: parts.map((p) => `, ${p}`).join('') }];
+  }
+  const line = `import { ${parts.join(', ')} } from ${quoted}${style.semi}`;
+  return [newStatement(sf, style, imports[imports.length - 1], line)];
+}
+
+/** A new statement after `anchor`, or (no anchor) before the file's first statement, followed by a blank line. */
+function newStatement(sf: ts.SourceFile, style: SourceStyle, anchor: ts.Statement | undefined, line: string): Edit {
+  if (anchor) return { start: anchor.end, end: anchor.end, text: style.eol + line, order: 1 };
+  const first = sf.statements[0];
+  const at = first ? first.getStart(sf) : sf.text.length;
+  return { start: at, end: at, text: line + style.eol + (first ? style.eol : '') };
+}
+
+/** The `'use strict'` directive a CommonJS file may open with: requires go after it. */
+function directivePrologueEnd(sf: ts.SourceFile): ts.Statement | undefined {
+  const first = sf.statements[0];
+  return first && ts.isExpressionStatement(first) && ts.isStringLiteral(first.expression) ? first : undefined;
+}
+
+function moduleText(d: ts.ImportDeclaration): string | undefined {
+  return ts.isStringLiteral(d.moduleSpecifier) ? d.moduleSpecifier.text : undefined;
+}
+
+function namedImports(d: ts.ImportDeclaration): ts.NamedImports | undefined {
+  const b = d.importClause?.namedBindings;
+  return b && ts.isNamedImports(b) ? b : undefined;
+}
+
+/** `const … = require('<module>')` at the top level: the module. */
+function requiredModule(st: ts.Statement): string | undefined {
+  if (!ts.isVariableStatement(st) || st.declarationList.declarations.length !== 1) return undefined;
+  const init = st.declarationList.declarations[0].initializer;
+  if (!init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== 'require') return undefined;
+  const arg = init.arguments[0];
+  return arg && ts.isStringLiteral(arg) ? arg.text : undefined;
+}
+
+function destructuring(st: ts.Statement): ts.ObjectBindingPattern | undefined {
+  if (!ts.isVariableStatement(st)) return undefined;
+  const name = st.declarationList.declarations[0]?.name;
+  return name && ts.isObjectBindingPattern(name) ? name : undefined;
+}
+
+/** How a file imports when the options do not say: `.cjs`/`.cts` and `require`-only files are CommonJS. */
+export function isCommonJs(path: string, sf: ts.SourceFile): boolean {
+  if (/\.c[jt]s$/.test(path)) return true;
+  if (/\.m[jt]s$/.test(path) || /\.tsx?$/.test(path)) return false;
+  const esm = sf.statements.some((st) => ts.isImportDeclaration(st) || ts.isExportDeclaration(st) || ts.isExportAssignment(st) || (ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)));
+  return !esm && sf.statements.some((st) => requiredModule(st) !== undefined);
 }

@@ -19,10 +19,12 @@ import { mentionsLegacyVocabulary, wordMatcher } from './prefilter.js';
 import { Project } from './project.js';
 import { Reach, type Route } from './reach.js';
 import { isSourcePath } from './source.js';
+import { buildPlans, type FilePlan, type PlanOptions } from './plan/index.js';
 import type { HandlerKind } from '../vocabulary.js';
 
 export type { AnalysisReport, HandlerRef, Site, SkippedFile, ViaStep, Portability, SdkEra } from './model.js';
 export { REASONS, isReasonId, type ReasonId } from './reasons.js';
+export type { FilePlan, PlanOptions } from './plan/index.js';
 
 export interface AnalyzeOptions {
   cwd: string;
@@ -34,6 +36,8 @@ export interface AnalyzeOptions {
   texts?: ReadonlyMap<string, string>;
   /** Called with each file's tree once it is parsed and indexed (`port` reuses them instead of parsing again). */
   onTree?: (file: string, sf: ts.SourceFile) => void;
+  /** Also build the port's plan of each file (docs/engine.md), with these options. */
+  plan?: PlanOptions;
 }
 
 export interface HandlerEntry {
@@ -51,6 +55,8 @@ export interface AnalyzeResult {
   report: AnalysisReport;
   /** Per handler that reaches sites: the handler function's range, so `port` can find it in another AST. */
   handlers: HandlerEntry[];
+  /** With `options.plan`: what the port edits in each file that has something to port or mark. */
+  plans?: FilePlan[];
 }
 
 export function analyze(options: AnalyzeOptions): AnalyzeResult {
@@ -101,6 +107,7 @@ export function analyze(options: AnalyzeOptions): AnalyzeResult {
   }
 
   found.sort((a, b) => compare(a.site.file, b.site.file) || a.site.line - b.site.line || a.site.column - b.site.column);
+  const planned = options.plan ? buildPlans(found, project, options.plan) : undefined;
   const sites = found.map((f) => f.site);
   const summary = { sites: sites.length, auto: 0, manual: 0, unportable: 0, guarded: 0 };
   for (const s of sites) summary[s.portability]++;
@@ -108,6 +115,7 @@ export function analyze(options: AnalyzeOptions): AnalyzeResult {
   return {
     report: { tool: 'mrtr-port', version: 1, files: { scanned: files.length, skipped }, sites, summary },
     handlers: handlerEntries(found.map((f) => f.routes)),
+    ...(planned ? { plans: planned.plans } : {}),
   };
 }
 
@@ -122,6 +130,9 @@ function addLeads(node: ts.Node, index: FileIndex, leads: Set<string>, fresh: Se
 interface Found {
   site: Site;
   routes: Route[];
+  /** The legacy call as parsed, and its file (the plan edits them). */
+  raw: RawSite;
+  file: FileIndex;
 }
 
 /** The sites of one file with their verdicts, and the handler routes that reach each. */
@@ -157,6 +168,8 @@ function sitesOf(index: FileIndex, project: Project, reach: Reach): Found[] {
         reasons: verdict.reasons,
       },
       routes: verdict.handlerRoutes,
+      raw,
+      file: index,
     });
   }
   return out;

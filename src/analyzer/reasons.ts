@@ -78,9 +78,25 @@ export const REASONS = {
     portability: 'manual',
     advice: 'The port found this request but could not rewrite it (a shape the transform does not handle): port it by hand to inputRequired (see docs/port.md), then delete this marker.',
   },
+  'not-carryable': {
+    portability: 'manual',
+    advice: 'A value computed before the ask cannot travel in the sealed requestState (a connection, a handle, a class instance) and is computed asynchronously, so it cannot simply be computed again: compute it after the last answer, or port this handler by hand.',
+  },
+  'not-async': {
+    portability: 'manual',
+    advice: 'A function on the way to the ask is not async (a generator, accessor or constructor, or one typed to return a non-Promise) but must await what runs before the ask: make it an async function returning a Promise, then re-run the port.',
+  },
+  'handler-not-ported': {
+    portability: 'manual',
+    advice: 'Another request reached from the same handler (or from a helper it shares with another handler) needs a human first, so this one was left too: resolve that one (its marker says why), then re-run the port.',
+  },
   'roots-retired': {
     portability: 'auto',
     advice: 'listRoots() was retired to configuration (MCP_ALLOWED_ROOTS, comma-separated file:// URIs or absolute paths): set it for every deployment, then delete this marker. Use `port --roots ask` to ask the client instead.',
+  },
+  'recomputed-value': {
+    portability: 'auto',
+    advice: 'is computed again on every round (its value cannot travel in the sealed requestState): check that computing it has no side effect (it should only build a client or a schema), then delete this marker.',
   },
   'capability-fallback': {
     portability: 'auto',

@@ -6,6 +6,7 @@
  */
 import type { EnabledTransforms, PortOptions } from './context.js';
 import { applyPortSourceWith, defaultContinuationImport } from './pipeline.js';
+import { applyPortFile } from './port-file.js';
 
 export interface FileInfo {
   path: string;
@@ -14,11 +15,23 @@ export interface FileInfo {
 
 /** jscodeshift passes CLI flags through: `--codec sdk --roots ask --continuationImport ./x.js`. */
 export function runAsJscodeshift(file: FileInfo, flags: Record<string, unknown>, enabled: EnabledTransforms): string | undefined {
-  const options: PortOptions = {
+  const output = applyPortSourceWith({ source: file.source, path: file.path, options: optionsFromFlags(file, flags) }, enabled);
+  return output === file.source ? undefined : output;
+}
+
+/** The port engine on one file, its plan made by analyzing that file alone. */
+export function runEngineAsJscodeshift(file: FileInfo, flags: Record<string, unknown>): string | undefined {
+  const output = applyPortFile({ source: file.source, path: file.path, options: optionsFromFlags(file, flags) });
+  return output === file.source ? undefined : output;
+}
+
+/** `--codec sdk --roots ask --continuationImport ./x.js --flowImport ./y.js --module cjs`. */
+function optionsFromFlags(file: FileInfo, flags: Record<string, unknown>): PortOptions {
+  return {
     codec: flags.codec === 'sdk' ? 'sdk' : 'aead',
     roots: flags.roots === 'ask' ? 'ask' : 'config',
     continuationImport: typeof flags.continuationImport === 'string' ? flags.continuationImport : defaultContinuationImport(file.source),
+    ...(typeof flags.flowImport === 'string' ? { flowImport: flags.flowImport } : {}),
+    ...(flags.module === 'cjs' || flags.module === 'esm' ? { module: flags.module } : {}),
   };
-  const output = applyPortSourceWith({ source: file.source, path: file.path, options }, enabled);
-  return output === file.source ? undefined : output;
 }

@@ -51,7 +51,7 @@ export function portFile(input: PortFileInput): PortSourceResult {
     retired = roots.edits.length > 0;
   }
 
-  const cjs = input.options.moduleSyntax ? input.options.moduleSyntax === 'cjs' : isCommonJs(input.path, sf);
+  const cjs = input.options.module ? input.options.module === 'cjs' : isCommonJs(input.path, sf);
   if (plan.runtimeImports.length > 0 && edits.length > 0) {
     edits.push(...moduleImportEdits(sf, src.style, flowModule(input.options), plan.runtimeImports, cjs));
   }
