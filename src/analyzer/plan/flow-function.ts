@@ -85,8 +85,8 @@ export interface PlanningContext {
   replaced: ReadonlySet<ts.Node>;
   /** Each ask this plan rewrites, with the one argument it keeps (only that runs before the ask). */
   kept: ReadonlyMap<ts.Node, ts.Node | undefined>;
-  /** The checker, when the file type-checks. */
-  checker: ts.TypeChecker | undefined;
+  /** The checker, when the file type-checks (built on first use: most functions never need it). */
+  checker(): ts.TypeChecker | undefined;
   /** Does a path function keep running after a stopped round (`Promise.allSettled` of asks inside)? */
   swallowing(fn: ts.FunctionLikeDeclaration): boolean;
 }
@@ -101,14 +101,12 @@ class FunctionPlanner {
   private readonly memoized = new Map<ts.Node, boolean>();
   private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], recomputed: [], blocking: [] };
 
-  private readonly checker: ts.TypeChecker | undefined;
-
   constructor(
     private readonly flow: FlowFunction,
     private readonly context: PlanningContext,
   ) {
-    const { legacy, checker, swallowing } = context;
-    this.checker = checker;
+    const { legacy, swallowing } = context;
+    const checker = (): ts.TypeChecker | undefined => context.checker();
     const fn = flow.fn;
     const markUp = (node: ts.Node): void => {
       for (let n: ts.Node | undefined = node; n && n !== fn; n = n.parent) {
@@ -124,18 +122,22 @@ class FunctionPlanner {
     }
     for (const node of legacy) if (node.pos >= fn.pos && node.end <= fn.end) markUp(node);
 
+    const typed = <T>(ask: (c: ts.TypeChecker) => T): T | undefined => {
+      const c = checker();
+      return c ? ask(c) : undefined;
+    };
     const oracle: InitializerOracle = {
       isAnswer: (e) => ts.isAwaitExpression(e) && this.blocked.has(e),
       isMemoized: (e) => this.isMemoizedValue(e),
-      isDataType: checker ? (node) => isDataType(checker.getTypeAtLocation(node), checker) : undefined,
-      isContextType: checker ? (node) => isContextType(checker.getTypeAtLocation(node)) : undefined,
+      isDataType: (node) => typed((c) => isDataType(c.getTypeAtLocation(node), c)) ?? false,
+      isContextType: (node) => typed((c) => isContextType(c.getTypeAtLocation(node))) ?? false,
     };
     const imported = new Set(flow.file.imports.keys());
     this.judge = {
       imported,
       oracle,
       visiting: new Set(),
-      isDataReceiver: checker ? (e) => isDataType(checker.getTypeAtLocation(e), checker) : undefined,
+      isDataReceiver: (e) => typed((c) => isDataType(c.getTypeAtLocation(e), c)) ?? false,
     };
     this.scope = new FunctionScope(fn, oracle, flow.parent?.scope, (index, param) => this.paramRole(index, param));
     flow.scope = this.scope;
@@ -231,7 +233,7 @@ class FunctionPlanner {
   }
 
   private carry(e: ts.Expression): boolean | undefined {
-    return carryableValue(e, this.checker);
+    return carryableValue(e, this.context.checker());
   }
 
   private take(e: ts.Expression): void {
@@ -240,7 +242,7 @@ class FunctionPlanner {
       const awaits = ts.isAwaitExpression(e) || containsAwait(e);
       if (carry === false) {
         const names = declaredBy(e);
-        if (!awaits && !isPromiseValue(e, this.checker)) {
+        if (!awaits && !isPromiseValue(e, this.context.checker())) {
           // computed synchronously: computed again each round, for a human to confirm it has no effect
           this.out.recomputed.push({ statement: statementOf(e), names });
           this.visitArguments(e);
@@ -282,7 +284,8 @@ class FunctionPlanner {
       const arg = unwrap(a);
       if (!ts.isIdentifier(arg) || out.includes(arg.text)) continue;
       if (this.scope.role(arg.text) !== 'data') continue;
-      if (this.checker ? !isObjectValue(arg, this.checker) : !this.isObjectBySyntax(arg.text)) continue;
+      const checker = this.context.checker();
+      if (checker ? !isObjectValue(arg, checker) : !this.isObjectBySyntax(arg.text)) continue;
       out.push(arg.text);
     }
     return out;

@@ -308,7 +308,7 @@ class PlanBuilder {
     const ordered = [...flows.values()].sort((a, b) => depth(a.fn) - depth(b.fn));
     for (const flow of ordered) {
       const legacy = new Set(flow.file.sites.map((s) => s.node).filter((n) => !replaced.has(n)));
-      out.set(flow, flow.edits({ legacy, replaced, kept, checker: this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn) }));
+      out.set(flow, flow.edits({ legacy, replaced, kept, checker: () => this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn) }));
     }
     return out;
   }

@@ -29,6 +29,8 @@ interface Binding {
   /** The declaration's initializer (for a binding pattern: the whole pattern's). */
   init?: ts.Expression;
   role?: Role;
+  /** A parameter: its role is decided when first asked (by name, then by type). */
+  param?: { index: number; decl: ts.ParameterDeclaration };
   /** A nested function declared here (`function fmt() {}`, `const fmt = () => …`). */
   fn?: ts.FunctionLikeDeclaration;
   node: ts.Node;
@@ -46,14 +48,16 @@ export class FunctionScope {
     private readonly oracle: InitializerOracle,
     readonly parent?: FunctionScope,
     /** Roles of the parameters, by index; undefined: decide by name and type. */
-    paramRoles?: (index: number, param: ts.ParameterDeclaration) => Role | undefined,
+    private readonly paramRoles?: (index: number, param: ts.ParameterDeclaration) => Role | undefined,
   ) {
-    fn.parameters.forEach((param, index) => {
-      const given = paramRoles?.(index, param);
-      const role = given ?? (this.looksLikeContext(param) ? 'context' : 'data');
-      for (const name of bindingNames(param.name)) this.bindings.set(name, { role, node: param });
+    fn.parameters.forEach((decl, index) => {
+      for (const name of bindingNames(decl.name)) this.bindings.set(name, { param: { index, decl }, node: decl });
     });
     if (fn.body) this.collect(fn.body);
+  }
+
+  private paramRole(index: number, decl: ts.ParameterDeclaration): Role {
+    return this.paramRoles?.(index, decl) ?? (this.looksLikeContext(decl) ? 'context' : 'data');
   }
 
   private looksLikeContext(param: ts.ParameterDeclaration): boolean {
@@ -111,6 +115,7 @@ export class FunctionScope {
     const b = this.bindings.get(name);
     if (!b) return this.parent ? this.parent.role(name) : 'nonlocal';
     if (b.role) return b.role;
+    if (b.param) return (b.role = this.paramRole(b.param.index, b.param.decl));
     if (b.fn) return 'other';
     if (this.resolving.has(name)) return 'other';
     this.resolving.add(name);

@@ -6,7 +6,7 @@
  * them, so the plan never guesses a registration it cannot point at.
  */
 import ts from 'typescript';
-import { calleeName, functionName, memberChain, outerParent, unwrap } from '../ast.js';
+import { calleeName, enclosingFunction, functionName, memberChain, outerParent, unwrap } from '../ast.js';
 import { classifyCallbackArgument } from '../entries.js';
 import type { FileIndex } from '../file-index.js';
 import type { Project } from '../project.js';
@@ -57,10 +57,22 @@ function registrationByName(fn: ts.FunctionLikeDeclaration, file: FileIndex): Re
   const refs: ts.Node[] = [...(file.identRefs.get(name) ?? []), ...(file.propRefs.get(name) ?? [])];
   for (const ref of refs) {
     if (ref.pos >= fn.pos && ref.end <= fn.end) continue;
-    const found = registrationAround(ref, file);
+    const found = registrationAround(ref, file) ?? registrationOfDispatcher(ref, file);
     if (found) return found;
   }
   return undefined;
+}
+
+/** `(args) => this.cut(args)` registered: a function that only returns the handler's call stands for it. */
+function registrationOfDispatcher(ref: ts.Node, file: FileIndex): RegistrationSeam | undefined {
+  const callee = outerParent(ref);
+  const call = callee.parent;
+  if (!call || !ts.isCallExpression(call) || outerParent(call.expression) !== callee) return undefined;
+  let returned = outerParent(call);
+  if (returned.parent && ts.isAwaitExpression(returned.parent)) returned = outerParent(returned.parent);
+  const holder = returned.parent;
+  const dispatcher = holder && ts.isReturnStatement(holder) ? enclosingFunction(holder) : holder && ts.isArrowFunction(holder) && holder.body === returned ? holder : undefined;
+  return dispatcher ? registrationAround(dispatcher, file) : undefined;
 }
 
 function seamOf(call: ts.CallExpression, file: FileIndex, lowLevel: boolean): RegistrationSeam {
