@@ -40,7 +40,7 @@ export function portFile(input: PortFileInput): PortSourceResult {
   const sf = input.tree && input.tree.text === src.text ? input.tree : parseTs(input.path, src.text);
   const edits: Edit[] = resumableEdits(src, sf, plan, input.path);
   const markers: MarkerAt[] = plan.markers.map((m) => ({ line: m.line, reason: m.reason, message: m.message }));
-  const notes: string[] = [];
+  const notes: string[] = [...plan.notes];
 
   let retired = false;
   if (plan.retiredRoots.length > 0 && input.options.roots === 'config') {

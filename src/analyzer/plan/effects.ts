@@ -15,6 +15,8 @@ import { FunctionScope, type InitializerOracle } from './scope.js';
 export interface EffectJudge {
   /** Names the file imports (a built-in's name imported from a module is not the built-in). */
   imported: ReadonlySet<string>;
+  /** A function the file declares at its top level under this name (its body can be judged). */
+  moduleFunction(name: string): ts.FunctionLikeDeclaration | undefined;
   /** The checker's view of a receiver: a local's array, string, number, Map, Set or plain-object type. */
   isDataReceiver?(expr: ts.Expression): boolean;
   oracle: InitializerOracle;
@@ -71,6 +73,9 @@ function isEffectfulCall(call: ts.CallExpression, scope: FunctionScope, judge: E
     const local = scope.localFunction(callee.text);
     if (local) return bodyHasEffects(local, scope, judge, 'other');
     if (scope.isLocal(callee.text)) return true;
+    // a function of this module whose body has no effect (`const first = (xs) => xs[0]`) re-runs
+    const declared = judge.imported.has(callee.text) ? undefined : judge.moduleFunction(callee.text);
+    if (declared) return bodyHasEffects(declared, undefined, judge, 'other') || callbacksHaveEffects(call, scope, judge);
     return !(PURE_GLOBAL_FUNCTIONS.has(callee.text) && !judge.imported.has(callee.text)) || callbacksHaveEffects(call, scope, judge);
   }
   if (ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee)) {
@@ -148,7 +153,7 @@ function callbacksHaveEffects(call: ts.CallExpression, scope: FunctionScope, jud
  * Does running `fn` have effects? Its parameters hold `paramRole` (elements of local data for a
  * callback of a data method; anything for a local function called with arguments).
  */
-export function bodyHasEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionScope, judge: EffectJudge, paramRole: 'data' | 'other'): boolean {
+export function bodyHasEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionScope | undefined, judge: EffectJudge, paramRole: 'data' | 'other'): boolean {
   if (!fn.body) return false;
   if (judge.visiting.has(fn)) return true;
   judge.visiting.add(fn);
@@ -159,7 +164,7 @@ export function bodyHasEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionSc
   }
 }
 
-function bodyEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionScope, judge: EffectJudge, paramRole: 'data' | 'other'): boolean {
+function bodyEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionScope | undefined, judge: EffectJudge, paramRole: 'data' | 'other'): boolean {
   const inner = new FunctionScope(fn, judge.oracle, outer, () => paramRole);
   let found = false;
   const visit = (n: ts.Node): void => {

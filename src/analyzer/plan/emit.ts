@@ -88,6 +88,13 @@ export class FileEmitter {
     this.plan_.retiredRoots.push(this.span(node.getStart(), node.end));
   }
 
+  /** A note for the port report, at the line of `node`. */
+  note(node: ts.Node, text: string): void {
+    const line = this.file.sf.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+    const note = `line ${line}: ${text}`;
+    if (!this.plan_.notes.includes(note)) this.plan_.notes.push(note);
+  }
+
   /** Markers above the statement holding a site, one per reason (`details` names what the reason is about). */
   markSite(node: ts.Node, reasons: readonly ReasonId[], details?: ReadonlyMap<ReasonId, string>): void {
     for (const reason of reasons) {
@@ -131,7 +138,7 @@ export class FileEmitter {
         if (named && ts.isNamedImports(named)) for (const s of named.elements) imported.set((s.propertyName ?? s.name).text, s.name.text);
         return;
       }
-      if (ts.isIdentifier(n)) taken.add(n.text);
+      if (ts.isIdentifier(n) && !isMemberName(n)) taken.add(n.text);
       ts.forEachChild(n, visit);
     };
     visit(this.file.sf);
@@ -147,4 +154,16 @@ export class FileEmitter {
     }
     return out;
   }
+}
+
+/** A name that binds nothing in scope: a property after a dot, a key of an object literal or type, a method or class member name. */
+function isMemberName(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if (!p) return false;
+  if (ts.isPropertyAccessExpression(p)) return p.name === id;
+  if (ts.isQualifiedName(p)) return p.right === id;
+  if (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodSignature(p) || ts.isGetAccessor(p) || ts.isSetAccessor(p)) {
+    return p.name === id;
+  }
+  return false;
 }

@@ -8,7 +8,7 @@
  * An ask point is an ask, a call of another function on the path, or a callback on the path.
  */
 import ts from 'typescript';
-import { isFunctionLike, memberChain, outerParent, unwrap } from '../ast.js';
+import { enclosingFunction, isFunctionLike, memberChain, outerParent, unwrap } from '../ast.js';
 import type { FileIndex } from '../file-index.js';
 import type { ReasonId } from '../reasons.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
@@ -135,6 +135,7 @@ class FunctionPlanner {
     const imported = new Set(flow.file.imports.keys());
     this.judge = {
       imported,
+      moduleFunction: (name) => moduleFunction(flow.file, name),
       oracle,
       visiting: new Set(),
       isDataReceiver: (e) => typed((c) => isDataType(c.getTypeAtLocation(e), c)) ?? false,
@@ -291,11 +292,9 @@ class FunctionPlanner {
     return out;
   }
 
-  /** Without types: a name bound to an object or array literal, a new collection, or a whole (not destructured) parameter. */
+  /** Without types: a name bound to an object or array literal or a new collection (a parameter may hold a primitive: left out). */
   private isObjectBySyntax(name: string): boolean {
     const fn = this.flow.fn;
-    const param = fn.parameters.find((p) => ts.isIdentifier(p.name) && p.name.text === name);
-    if (param) return true;
     let found = false;
     const visit = (n: ts.Node): void => {
       if (found || (isFunctionLike(n) && n !== fn)) return;
@@ -446,4 +445,16 @@ export function statementOf(node: ts.Node): ts.Node {
     if ((ts.isBlock(p) || ts.isSourceFile(p) || ts.isModuleBlock(p) || ts.isCaseClause(p) || ts.isDefaultClause(p)) && !ts.isBlock(n)) return n;
   }
   return node;
+}
+
+/** The function a module declares at its top level under `name` (a declaration, or a const bound to one). */
+function moduleFunction(file: FileIndex, name: string): ts.FunctionLikeDeclaration | undefined {
+  const candidates = file.functions.get(name) ?? [];
+  const top = candidates.filter((fn) => {
+    if (enclosingFunction(fn) !== undefined) return false;
+    if (ts.isFunctionDeclaration(fn)) return true;
+    const holder = outerParent(fn).parent;
+    return (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && !!holder && ts.isVariableDeclaration(holder);
+  });
+  return top.length === 1 ? top[0] : undefined;
 }

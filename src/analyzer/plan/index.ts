@@ -66,6 +66,9 @@ const PLAN_OWNED = new Set<string>([
   'not-ported',
 ]);
 
+/** Clients stop a flow after 10 rounds (`inputRequired.maxRounds`), the SDK's legacy shim after 8. */
+const LOOP_NOTE = 'asks once per loop iteration: one round each; clients stop after 10 rounds (the legacy shim after 8)';
+
 interface Unit {
   end: HandlerRouteEnd;
   registration: RegistrationSeam | undefined;
@@ -328,7 +331,8 @@ class PlanBuilder {
       const reasons = input.site.reasons.filter((r) => !PLAN_OWNED.has(r));
       if (this.looping.has(input)) reasons.push('in-loop');
       this.verdicts.set(input.site, { portability: 'auto', reasons: ordered(reasons) });
-      for (const r of reasons) if (r === 'capability-fallback' || r === 'in-loop') this.emitter(input.file).markSite(input.raw.node, [r]);
+      if (reasons.includes('capability-fallback')) this.emitter(input.file).markSite(input.raw.node, ['capability-fallback']);
+      if (this.looping.has(input)) this.emitter(input.file).note(input.raw.node, LOOP_NOTE);
     }
   }
 

@@ -103,12 +103,14 @@ export interface FilePlan {
   /** Roots requests the retire-roots transform replaces with `rootsFromConfig()` (with `--roots config`): no round, no plan edit. */
   retiredRoots: Span[];
   markers: PlanMarker[];
+  /** What the port report should say about the file (an ask that takes one round per loop iteration). */
+  notes: string[];
   /** Runtime names the file now uses, each with the local name it is imported under (`inputRequest` → `inputRequest2` on a clash). */
   runtimeImports: { name: RuntimeName; local: string }[];
 }
 
 export function emptyPlan(file: string): FilePlan {
-  return { file, wraps: [], asks: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], retiredRoots: [], markers: [], runtimeImports: [] };
+  return { file, wraps: [], asks: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
 }
 
 /** Does the plan change any code (markers alone do not need the runtime)? */
