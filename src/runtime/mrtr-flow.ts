@@ -158,9 +158,10 @@ export async function inputRequest<M extends InputMethod>(request: { method: M; 
 /**
  * The legacy `throw new UrlElicitationRequiredError([...])`: asks every URL step in one round. When all
  * are accepted the handler runs again from the start (the legacy client retried the whole call); a decline
- * or cancel fails the call. Never resolves: write it `return urlElicitationRequired(list)`.
+ * or cancel fails the call. Never resolves: write it `return urlElicitationRequired(list)`. The list is the
+ * legacy error's own (`mode: 'url'` included, as `UrlElicitationRequiredError` required it).
  */
-export async function urlElicitationRequired(elicitations: readonly Omit<ElicitRequestURLParams, 'mode'>[]): Promise<never> {
+export async function urlElicitationRequired(elicitations: readonly (ElicitRequestURLParams | Omit<ElicitRequestURLParams, 'mode'>)[]): Promise<never> {
   const flow = currentFlow('urlElicitationRequired');
   for (const e of elicitations) flow.askRestart({ message: e.message, url: e.url });
   throw flow.suspensionError();
