@@ -15,7 +15,7 @@ import plugin from '../../rules/plugin.js';
 import { MARKERS } from '../../src/vocabulary.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const outputs = fg.sync('fixtures/transforms/*/*.output.{ts,mjs}', { cwd: root, absolute: true }).sort();
+const outputs = fg.sync('fixtures/transforms/*/*.output.{ts,tsx,mjs,cjs}', { cwd: root, absolute: true }).sort();
 const MARKED_ONLY = new Set(['mrtr/no-legacy-server-requests', 'mrtr/no-unresolved-port-marker']);
 
 describe('ported fixtures under the mrtr lint rules (strict)', () => {
@@ -24,7 +24,7 @@ describe('ported fixtures under the mrtr lint rules (strict)', () => {
       cwd: root,
       overrideConfigFile: true,
       ignore: false,
-      overrideConfig: [{ files: ['**/*.ts', '**/*.mjs'], languageOptions: { parser: tsParser }, ...plugin.configs.strict }],
+      overrideConfig: [{ files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.cjs'], languageOptions: { parser: tsParser }, ...plugin.configs.strict }],
     });
     const results = await eslint.lintFiles(outputs);
     const problems: string[] = [];

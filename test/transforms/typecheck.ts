@@ -6,10 +6,13 @@
 import ts from 'typescript';
 
 const CONTINUATION_SPECIFIER = /^\.\/mrtr-continuation(-sdk)?(\.js)?$/;
+const FLOW_SPECIFIER = /^\.\/mrtr-flow(\.[cm]?js)?$/;
 
 export interface RuntimeFiles {
   aead: string;
   sdk: string;
+  /** The flow runtime (`resumable`, `once`, `elicit`, …) the port engine's output imports. */
+  flow?: string;
 }
 
 export function typeCheck(files: readonly string[], runtime?: RuntimeFiles): string[] {
@@ -28,6 +31,9 @@ export function typeCheck(files: readonly string[], runtime?: RuntimeFiles): str
   const host = ts.createCompilerHost(options);
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, opts, sourceFile) =>
     literals.map((literal) => {
+      if (runtime?.flow && FLOW_SPECIFIER.test(literal.text)) {
+        return { resolvedModule: { resolvedFileName: runtime.flow, extension: ts.Extension.Ts, isExternalLibraryImport: false } };
+      }
       const continuation = CONTINUATION_SPECIFIER.exec(literal.text);
       if (runtime && continuation) {
         const resolvedFileName = continuation[1] ? runtime.sdk : runtime.aead;
@@ -36,7 +42,7 @@ export function typeCheck(files: readonly string[], runtime?: RuntimeFiles): str
       const mode = ts.getModeForUsageLocation(sourceFile, literal, opts);
       return ts.resolveModuleName(literal.text, containingFile, opts, host, undefined, redirected, mode);
     });
-  const program = ts.createProgram({ rootNames: [...files, ...(runtime ? [runtime.aead, runtime.sdk] : [])], options, host });
+  const program = ts.createProgram({ rootNames: [...files, ...(runtime ? [runtime.aead, runtime.sdk, ...(runtime.flow ? [runtime.flow] : [])] : [])], options, host });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const where = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : undefined;
     const file = d.file ? d.file.fileName : '';
