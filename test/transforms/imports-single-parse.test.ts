@@ -16,7 +16,7 @@ import { applyPortSourceWith } from '../../transforms/lib/pipeline.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const files = fg
-  .sync(['fixtures/transforms/**/*.input.*', 'fixtures/sites/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', 'fixtures/projects/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', '!**/node_modules/**', '!**/*.d.ts'], {
+  .sync(['fixtures/transforms/**/*.input.*', 'fixtures/sites/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', 'fixtures/projects/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', '!fixtures/transforms/resumable-handlers/**', '!**/node_modules/**', '!**/*.d.ts'], {
     cwd: root,
     absolute: true,
   })
