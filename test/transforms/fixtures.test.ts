@@ -7,6 +7,9 @@ import { applyPortSource, defaultContinuationImport, type PortOptions, type Site
 import { parseProgram, parserFor } from '../../transforms/lib/ast.js';
 import { javaScriptSyntaxErrors, typeCheck } from './typecheck.js';
 
+/** One TypeScript program over many files: minutes, not seconds, on a loaded 2-core machine. */
+const TYPECHECK_TIMEOUT_MS = 300_000;
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'fixtures/transforms');
 // the port engine's cases have a test of their own (resumable-handlers.test.ts)
@@ -57,7 +60,7 @@ describe('transform fixtures', () => {
   it('every output type-checks (strict) against @modelcontextprotocol/server 2.4.0 and the runtime helper', () => {
     const outputs = inputs.filter(typed).map(outputOf).filter(existsSync);
     expect(typeCheck(outputs, runtime)).toEqual([]);
-  });
+  }, TYPECHECK_TIMEOUT_MS);
 
   it('every JavaScript output is plain JavaScript (no TypeScript syntax introduced)', () => {
     const outputs = inputs.filter((f) => !typed(f)).map(outputOf);
@@ -67,5 +70,5 @@ describe('transform fixtures', () => {
 
   it('every input type-checks (strict) against @modelcontextprotocol/server 2.4.0', () => {
     expect(typeCheck(inputs.filter(typed), runtime)).toEqual([]);
-  });
+  }, TYPECHECK_TIMEOUT_MS);
 });

@@ -15,6 +15,9 @@ import type { PortOptions } from '../../transforms/index.js';
 import { applyPortFile } from '../../transforms/lib/port-file.js';
 import { javaScriptSyntaxErrors, typeCheck } from './typecheck.js';
 
+/** One TypeScript program over many files: minutes, not seconds, on a loaded 2-core machine. */
+const TYPECHECK_TIMEOUT_MS = 300_000;
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'fixtures/transforms/resumable-handlers');
 const INPUT = /\.input\.(tsx?|m?js|cjs)$/;
@@ -59,11 +62,11 @@ describe('port engine fixtures (resumable-handlers)', () => {
 
   it('every TypeScript output type-checks (strict) against @modelcontextprotocol/server 2.4.0 and the runtime', () => {
     expect(typeCheck(inputs.filter(typed).map(outputOf), runtime)).toEqual([]);
-  });
+  }, TYPECHECK_TIMEOUT_MS);
 
   it('every TypeScript input type-checks (strict) too: the outputs add no error of their own', () => {
     expect(typeCheck(inputs.filter(typed), runtime)).toEqual([]);
-  });
+  }, TYPECHECK_TIMEOUT_MS);
 
   it('every JavaScript output is plain JavaScript, and a CommonJS output never imports', () => {
     const outputs = inputs.filter((f) => !typed(f)).map(outputOf);
