@@ -16,7 +16,7 @@ export function reportPathProblem(cwd: string, file: string, scanned: readonly s
     const real = realOf(target);
     const stats = statSync(real, { throwIfNoEntry: false });
     if (stats?.isDirectory()) return `${named}: is a folder`;
-    if (scanned.some((source) => realOf(source) === real)) return `${named}: is a source file this run scans; the report would replace it`;
+    if (stats && scanned.some((source) => realOf(source) === real || sameFile(source, stats))) return `${named}: is a source file this run scans; the report would replace it`;
     if (stats?.isFile() && isSourceFile(real)) return `${named}: is a source file; the report would replace it`;
     if (stats?.isFile() && !writable(real, stats.mode)) return `${named}: is not writable`;
     return undefined;
@@ -50,6 +50,12 @@ function writable(path: string, mode: number, access = constants.W_OK): boolean 
   } catch {
     return false;
   }
+}
+
+/** `source` is the file `stats` describes under another name (a hard link, which realpath cannot see). */
+function sameFile(source: string, stats: Stats): boolean {
+  const other = statSync(source, { throwIfNoEntry: false });
+  return other !== undefined && other.ino === stats.ino && other.dev === stats.dev;
 }
 
 function realOf(path: string): string {

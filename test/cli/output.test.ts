@@ -4,7 +4,7 @@
  * one line on stderr, never a stack trace. The faults are real: a pipe whose reader is gone, /dev/full.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,15 @@ describe('--output-file is checked before anything is written', () => {
     const before = snapshot(dir);
     const r = await cli(dir, 'port', '-o', 'src/server.ts');
     expect(r).toEqual({ code: 2, stdout: '', stderr: 'mrtr-port: --output-file src/server.ts: is a source file this run scans; the report would replace it\n' });
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('port -o onto another name of a scanned source (a hard link): exit 2, no file touched', async () => {
+    const dir = copyProject('notes-v2');
+    linkSync(path.join(dir, 'src/server.ts'), path.join(dir, 'report.txt'));
+    const before = snapshot(dir);
+    const r = await cli(dir, 'port', '-o', 'report.txt');
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'mrtr-port: --output-file report.txt: is a source file this run scans; the report would replace it\n' });
     expect(snapshot(dir)).toEqual(before);
   });
 
