@@ -5,12 +5,13 @@ import { unwrap, unwrapAwait } from './lib/expressions.js';
 import { isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
 import { localFunction, returnedExpressions, singleValueOf } from './lib/resolve.js';
 import type { FunctionNode } from './lib/resolve.js';
+import { FLOW_HINT, isFlowAsk, isOnceThunk } from './lib/flow-runtime.js';
 import { callEffect, compilePatterns, targetText, within, writesOutside } from './lib/side-effects.js';
 import type { CallEffect, EffectPatterns } from './lib/side-effects.js';
 import { createRule } from './create-rule.js';
 
 export type Options = [{ pureCallees?: string[]; effectCallees?: string[] }];
-export type MessageIds = 'beforeAsk' | 'duringAsk';
+export type MessageIds = 'beforeAsk' | 'duringAsk' | 'beforeFlowAsk';
 
 type CodePath = TSESLint.CodePath;
 type Segment = TSESLint.CodePathSegment;
@@ -31,6 +32,8 @@ interface Candidate extends Event {
 
 interface Event {
   readonly node: TSESTree.Node;
+  /** For asks: a returned input_required value, or a call of the runtime (`await elicit(...)`) that suspends the round. */
+  readonly kind?: 'return' | 'flow';
   /** For asks: the expression that builds the input-required value (the ask itself, or a variable's initialiser). */
   readonly builtBy?: TSESTree.Node;
   /** Every live segment at the event (a `finally` block runs on several paths at once). */
@@ -53,6 +56,8 @@ export default createRule<Options, MessageIds>({
         'This {{what}} runs on every round: the handler can still return inputRequired(...) after it (line {{askLine}}) and is re-entered from the top with the answer. Move it after the last answer is read, or make it idempotent and list it in `pureCallees`.',
       duringAsk:
         'This {{what}} runs on the round that returns inputRequired(...) (line {{askLine}}), so it runs again on every round. Compute it after the last answer is read.',
+      beforeFlowAsk:
+        'This {{what}} runs again on every round until the answer at line {{askLine}} arrives: a resumable handler replays from the top, and only `once(() => ...)` calls are taken from the journal. Wrap it: `await once(() => ...)`, or move it after the last answer.',
     },
     schema: [
       {
@@ -83,6 +88,7 @@ export default createRule<Options, MessageIds>({
       pure: compilePatterns(options.pureCallees ?? []),
       effect: compilePatterns(options.effectCallees ?? []),
     };
+    const usesFlow = sourceCode.text.includes(FLOW_HINT);
     const frames: Frame[] = [];
     const reported = new Set<TSESTree.Node>();
     let order = 0;
@@ -114,6 +120,10 @@ export default createRule<Options, MessageIds>({
       ...(codePathListeners as unknown as TSESLint.RuleListener),
       CallExpression(node): void {
         if (recordAsk(node)) return;
+        if (usesFlow && isFlowAsk(sourceCode, node)) {
+          recordFlowAsk(node);
+          return;
+        }
         // Classified at most once, and only if some function on the lift chain turns out to ask.
         let classified = false;
         let effect: CallEffect | undefined;
@@ -158,8 +168,24 @@ export default createRule<Options, MessageIds>({
       const isAsk =
         node.type === AST_NODE_TYPES.ObjectExpression || isInputRequiredCall(node) || callsAskingHelper(node);
       if (!isAsk) return false;
-      frame.asks.push({ node, segments: live(frame), order: order++ });
+      frame.asks.push({ node, kind: 'return', segments: live(frame), order: order++ });
       return true;
+    }
+
+    /**
+     * A runtime ask suspends the round wherever it is, so it is an ask of its own function and, when that
+     * function is a callback run in place (`Promise.all(items.map(async (i) => elicit(...)))`), of the
+     * enclosing ones too.
+     */
+    function recordFlowAsk(node: TSESTree.CallExpression): void {
+      const at = order++;
+      for (let i = frames.length - 1; i >= 0; i--) {
+        const frame = frames[i];
+        const segments = live(frame);
+        if (segments.length === 0) return;
+        frame.asks.push({ node, kind: 'flow', segments, order: at });
+        if (!runsWhereWritten(frame.node)) return;
+      }
     }
 
     function recordWrite(node: TSESTree.Node, target: TSESTree.Node, verb: string): void {
@@ -179,7 +205,8 @@ export default createRule<Options, MessageIds>({
         const segments = live(frame);
         if (segments.length === 0) return;
         frame.candidates.push({ node, segments, order: at, describe });
-        if (!runsWhereWritten(frame.node)) return;
+        // `once(() => E)` runs E once per call (replayed from the journal after): not an effect of the rounds.
+        if (!runsWhereWritten(frame.node) || (usesFlow && isOnceThunk(sourceCode, frame.node))) return;
       }
     }
 
@@ -187,7 +214,10 @@ export default createRule<Options, MessageIds>({
     function judge(frame: Frame): void {
       const askSegments = new Set(frame.asks.flatMap((a) => a.segments));
       const reachesAsk = closure(askSegments, (s) => s.prevSegments);
-      const afterAsk = closure(new Set([...askSegments].flatMap((s) => s.nextSegments)), (s) => s.nextSegments);
+      // Only a returned ask has an "after" on the asking round (a `finally`); after a runtime ask the code
+      // simply continues on the round that has the answer.
+      const returnSegments = frame.asks.filter((a) => a.kind !== 'flow').flatMap((a) => a.segments);
+      const afterAsk = closure(new Set(returnSegments.flatMap((s) => s.nextSegments)), (s) => s.nextSegments);
       for (const candidate of frame.candidates) {
         if (reported.has(candidate.node)) continue;
         const what = candidate.describe(frame.node);
@@ -206,7 +236,8 @@ export default createRule<Options, MessageIds>({
         const canStillAsk =
           laterAsk !== undefined || effect.segments.some((s) => s.nextSegments.some((n) => reachesAsk.has(n)));
         if (canStillAsk) {
-          report(effect, 'beforeAsk', laterAsk ?? nextAskInSource(frame, effect.node));
+          const ask = laterAsk ?? nextAskInSource(frame, effect.node);
+          report(effect, ask.kind === 'flow' ? 'beforeFlowAsk' : 'beforeAsk', ask);
         } else if (effect.segments.some((s) => afterAsk.has(s))) {
           // e.g. a `finally` block: it runs after the ask's `return`, on the asking round.
           report(effect, 'duringAsk', nextAskInSource(frame, effect.node, true));
@@ -239,7 +270,7 @@ export default createRule<Options, MessageIds>({
 });
 
 function mentionsAsk(text: string): boolean {
-  return text.includes(MRTR_API.inputRequired) || text.includes(MRTR_API.resultType);
+  return text.includes(MRTR_API.inputRequired) || text.includes(MRTR_API.resultType) || text.includes(FLOW_HINT);
 }
 
 /** The live, reachable segments of a frame right now. */

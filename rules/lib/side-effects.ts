@@ -1,7 +1,9 @@
 /**
- * What counts as a side effect for `no-side-effects-before-last-answer`, syntactically: assignments
- * to state outside the handler, awaited calls that are not known reads, writes through fs/db/http
- * clients, mutating methods on outside state, and `fetch` with a non-GET method.
+ * What counts as a side effect, syntactically (for `no-side-effects-before-last-answer` and
+ * `require-at-most-once-final-round`): assignments to state outside the handler, awaited calls whose
+ * name reads like a write (`save*`, `charge*`, `notify*`; an unknown name such as `describeTargets` is
+ * not an effect), writes through fs/db/http clients, mutating methods on outside state, and `fetch` with
+ * a non-GET method.
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
@@ -40,6 +42,21 @@ const WRITE_PREFIXES = [
   'mkdtemp', 'rename', 'copy', 'cp', 'truncate', 'chmod', 'chown', 'symlink', 'link', 'utimes', 'save', 'create',
   'put', 'post', 'patch', 'send', 'publish', 'exec', 'spawn', 'fork', 'set', 'incr', 'decr', 'hset', 'lpush',
   'rpush', 'sadd', 'expire', 'charge', 'pay', 'refund', 'transfer', 'enqueue', 'request', 'commit',
+];
+
+/**
+ * More verbs that read like a write when they start an awaited call's name, whatever the receiver
+ * (`notifyTeam`, `rooms.reserve`, `provisionVm`). An awaited call whose name is none of these nor a
+ * write verb above is not an effect: unknown names are mostly reads (`describeTargets`, `previewPlan`).
+ */
+const EFFECT_VERBS = [
+  'notify', 'email', 'mail', 'sms', 'alert', 'emit', 'dispatch', 'broadcast', 'trigger', 'schedule',
+  'reserve', 'book', 'acquire', 'lock', 'unlock', 'release', 'grant', 'revoke', 'approve', 'reject', 'assign',
+  'provision', 'deploy', 'install', 'uninstall', 'apply', 'submit', 'merge', 'tag', 'archive', 'restore', 'purge',
+  'wipe', 'drop', 'destroy', 'kill', 'terminate', 'start', 'stop', 'restart', 'reset', 'clear', 'cancel',
+  'increment', 'decrement', 'add', 'push', 'store', 'persist', 'record', 'track', 'audit', 'upload',
+  'move', 'mv', 'replace', 'modify', 'edit', 'withdraw', 'deposit', 'purchase', 'buy', 'sell', 'invite',
+  'register', 'unregister', 'subscribe', 'unsubscribe', 'execute',
 ];
 
 /** Receiver names that are clients of something outside the process. */
@@ -101,8 +118,13 @@ export function callEffect(
   if (receiver.length > 0 && MUTATORS.has(name) && callee.type === AST_NODE_TYPES.MemberExpression) {
     return { what: `mutating call ${text} on state outside the handler`, mutates: callee.object };
   }
-  if (isAwaited(call) && !isRead(path, dotted, name, patterns)) return { what: `awaited call ${text}` };
+  if (isAwaited(call) && !isRead(path, dotted, name, patterns) && looksLikeWrite(name)) return { what: `awaited call ${text}` };
   return undefined;
+}
+
+/** A name that starts with a write verb (`saveOrder`, `notify`, `db_insert` is not: camelCase words only). */
+function looksLikeWrite(name: string): boolean {
+  return hasPrefix(name, WRITE_PREFIXES) || hasPrefix(name, EFFECT_VERBS);
 }
 
 /** Is this assignment/update/delete target state that outlives one round of `fn`? */

@@ -130,6 +130,37 @@ server.registerTool('delete', {}, async ({ path }, ctx) => {
   await fs.promises.rm(path);
   return { content: [] };
 });`,
+    // Valid because: reads whose names are on no list (describe*, preview*) are not effects: only write-looking names are.
+    `
+async function h(ctx: Ctx) {
+  const targets = await describeTargets(ctx.args);
+  const plan = await planner.previewPlan(targets);
+  if (!ctx.answer) return ${ASK};
+  await applyPlan(plan);
+  return {};
+}`,
+    // Valid because: the ported shape: every effect before the ask is memoized with once(), so it runs once per call.
+    `
+import { elicit, once, resumable } from './mrtr-flow.js';
+server.registerTool('refund', { inputSchema }, resumable('refund', async ({ orderId }, ctx) => {
+  const order = await once(() => orders.get(orderId));
+  const ref = await once(() => randomUUID());
+  await once(async () => { await audit.append(orderId); counter++; });
+  const answer = await elicit({ message: \`Refund \${order.total} (ref \${ref})?\`, requestedSchema });
+  if (answer.action !== 'accept') return declined(answer.action);
+  await payments.refund(order.id, ref);
+  refunds.push(order.id);
+  return refunded(ref);
+}));`,
+    // Valid because: local data built before the ask replays to the same value; it is not outside state.
+    `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerTool('pick', {}, resumable('pick', async ({ items }, ctx) => {
+  const names: string[] = [];
+  for (const i of items) names.push(i.trim());
+  const answer = await elicit({ message: names.join(', '), requestedSchema });
+  return { content: [{ type: 'text', text: answer.action }] };
+}));`,
     // Valid because: TODO known false negative: an ask built in a helper defined in another file.
     `
 import { askConfirm } from './asks.js';
@@ -333,6 +364,47 @@ async function h(ctx: Ctx) {
       code: `async function h(ctx: Ctx) { await accounts.getOrCreate(ctx.user); if (!ctx.answer) return ${ASK}; return {}; }`,
       options: [{ effectCallees: ['getOrCreate*'] }],
       errors: [{ messageId: 'beforeAsk', line: 1, column: 36, data: { what: 'call `accounts.getOrCreate(...)`', askLine: '1' } }],
+    },
+    // Invalid because: in a resumable handler a write before an ask that is not inside once() runs again on every round.
+    {
+      code: `
+import { elicit, once, resumable } from './mrtr-flow.js';
+server.registerTool('refund', {}, resumable('refund', async ({ orderId }, ctx) => {
+  const order = await once(() => orders.get(orderId));
+  await db.insert(order);
+  hits++;
+  const answer = await elicit({ message: 'Refund?', requestedSchema });
+  if (answer.action !== 'accept') return declined();
+  await payments.refund(order.id);
+  return done();
+}));`,
+      errors: [
+        { messageId: 'beforeFlowAsk', line: 5, column: 9, data: { what: 'write `db.insert(...)`', askLine: '7' } },
+        { messageId: 'beforeFlowAsk', line: 6, column: 3, data: { what: 'update of `hits`', askLine: '7' } },
+      ],
+    },
+    // Invalid because: between two asks a write runs on the second round and again on the third (the replay).
+    {
+      code: `
+import { elicit, resumable, sample } from './mrtr-flow.js';
+const handler = async (args, ctx) => {
+  const draft = await sample({ messages, maxTokens: 100 });
+  await drafts.save(draft);
+  const ok = await elicit({ message: 'Publish?', requestedSchema });
+  return ok.action === 'accept' ? publish(draft) : stop();
+};
+server.registerTool('digest', {}, resumable('digest', handler));`,
+      errors: [{ messageId: 'beforeFlowAsk', line: 5, column: 9, data: { what: 'awaited call `drafts.save(...)`', askLine: '6' } }],
+    },
+    // Invalid because: a helper on the flow's path asks through the runtime; its effect before the ask re-runs too.
+    {
+      code: `
+import { elicit } from './mrtr-flow.js';
+async function confirm(message: string) {
+  await notifier.notifyOwner(message);
+  return elicit({ message, requestedSchema });
+}`,
+      errors: [{ messageId: 'beforeFlowAsk', line: 4, column: 9, data: { what: 'awaited call `notifier.notifyOwner(...)`', askLine: '5' } }],
     },
     // Invalid because: an IIFE runs in place.
     {
