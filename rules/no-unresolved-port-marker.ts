@@ -54,17 +54,21 @@ export default createRule<Options, MessageIds>({
       Program(): void {
         if (!sourceCode.text.includes(MARKERS.todo) && !sourceCode.text.includes(MARKERS.sdkCodemod)) return;
         for (const comment of sourceCode.getAllComments()) {
-          if (comment.type === 'Block' && comment.value.includes(MARKERS.todo)) reportTodo(comment);
-          else if (options.includeSdkCodemodMarkers !== false && comment.value.includes(MARKERS.sdkCodemod)) {
+          if (comment.value.includes(MARKERS.todo)) reportTodo(comment);
+          // A marker starts its comment; prose that mentions the name ("the codemod writes @mcp-codemod-error …") is none.
+          else if (options.includeSdkCodemodMarkers !== false && comment.value.trimStart().startsWith(MARKERS.sdkCodemod)) {
             context.report({ loc: comment.loc, messageId: 'sdkCodemodMarker' });
           }
         }
       },
     };
 
-    /** One marker per block comment, as `mrtr-port check` counts them (same parser: src/port/markers.ts). */
-    function reportTodo(comment: TSESTree.BlockComment): void {
-      const [marker] = findMarkers(`/*${comment.value}*/`);
+    /**
+     * One marker per comment, as `mrtr-port check` counts them (same parser: src/port/markers.ts): the
+     * block form `port` writes, on its own line or trailing a statement, and the line form.
+     */
+    function reportTodo(comment: TSESTree.Comment): void {
+      const [marker] = findMarkers(comment.type === 'Block' ? `/*${comment.value}*/` : `//${comment.value}`);
       if (!marker) return;
       const lineAbove = comment.loc.start.line >= 2 ? sourceCode.lines[comment.loc.start.line - 2] : '';
       if (lineAbove.includes(MARKERS.ignore)) {
@@ -74,7 +78,8 @@ export default createRule<Options, MessageIds>({
         return;
       }
       // The marker's own text is specific to the site; the reason table is the fallback.
-      const advice = marker.message || (isReasonId(marker.reason) ? REASONS[marker.reason].advice : 'see the port report.');
+      const text = marker.message || (isReasonId(marker.reason) ? REASONS[marker.reason].advice : 'see the port report.');
+      const advice = /[.!?:]$/.test(text) ? text : `${text}.`;
       context.report({
         loc: comment.loc,
         messageId: 'unresolvedMarker',

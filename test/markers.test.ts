@@ -43,7 +43,16 @@ describe('findMarkers', () => {
     ]);
   });
 
-  it('ignores the prefix outside a block comment', () => {
+  it('ignores the prefix outside a comment, and in prose that does not start with it', () => {
     expect(findMarkers('const s = "@mrtr-port-todo(x): y";')).toEqual([]);
+    expect(findMarkers('// the port writes @mrtr-port-todo(x): markers\n/* see @mrtr-port-todo(y): z */')).toEqual([]);
+  });
+
+  it('finds a marker trailing a statement and the line form (CRLF too)', () => {
+    const text = 'go(); /* @mrtr-port-todo(raced): decide */\r\n  // @mrtr-port-todo(roots-retired): set MCP_ALLOWED_ROOTS  \r\nx();';
+    expect(findMarkers(text)).toEqual([
+      { line: 1, column: 7, reason: 'raced', message: 'decide', acknowledged: false },
+      { line: 2, column: 3, reason: 'roots-retired', message: 'set MCP_ALLOWED_ROOTS', acknowledged: false },
+    ]);
   });
 });

@@ -16,9 +16,10 @@ export interface FoundMarker {
   acknowledged: boolean;
 }
 
-const TODO_RE = /\/\*\s*@mrtr-port-todo\(([\w-]+)\):\s*([\s\S]*?)\s*\*\//g;
+// The block form `port` writes, and the line form (`// @mrtr-port-todo(roots-retired): …`) people write by hand.
+const TODO_RE = /\/\*\s*@mrtr-port-todo\(([\w-]+)\):\s*([\s\S]*?)\s*\*\/|\/\/[ \t]*@mrtr-port-todo\(([\w-]+)\):[ \t]*([^\r\n]*?)[ \t]*$/gm;
 
-/** Every todo marker in a file's text (comments only: the regex needs the comment delimiters). */
+/** Every todo marker in a file's text (comments only: the regex needs the comment delimiters; the marker starts its comment). */
 export function findMarkers(text: string): FoundMarker[] {
   if (!text.includes(MARKERS.todo)) return [];
   const lines = text.split(/\r?\n/);
@@ -33,8 +34,8 @@ export function findMarkers(text: string): FoundMarker[] {
     found.push({
       line: line + 1,
       column: offset - lineStarts[line] + 1,
-      reason: m[1],
-      message: m[2],
+      reason: m[1] ?? m[3],
+      message: m[2] ?? m[4],
       acknowledged: above.includes(MARKERS.ignore),
     });
   }

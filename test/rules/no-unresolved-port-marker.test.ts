@@ -17,6 +17,13 @@ await ask();
     `const doc = '/* @mrtr-port-todo(in-loop): x */';`,
     // Valid because: a line comment that only mentions the prefix is not a marker (check counts block markers).
     `// grep for @mrtr-port-todo to find what the port left`,
+    // Valid because: prose that names a marker is not one: a marker starts its comment.
+    `// the codemod writes @mcp-codemod-error markers at helper call sites; mrtr-port writes @mrtr-port-todo(reason): ones
+const a = 1; /* the port leaves @mrtr-port-todo(in-loop): markers where a human decides */`,
+    // Valid because: an acknowledged line-form marker.
+    `// @mrtr-port-ignore roots come from MCP_ALLOWED_ROOTS in every deployment
+// @mrtr-port-todo(roots-retired): set MCP_ALLOWED_ROOTS
+const { roots } = rootsFromConfig();`,
     // Valid because: codemod markers are opted out.
     {
       code: `/* @mcp-codemod-error The context object is forwarded to confirm(…) */\nconfirm(ctx);`,
@@ -32,7 +39,7 @@ function f() {
   return 1;
 }
 `,
-      errors: [{ messageId: 'unresolvedMarker', line: 3, column: 3, endLine: 3, endColumn: 55, data: { reason: 'in-loop', advice: 'unroll it into steps', ignore: '@mrtr-port-ignore' } }],
+      errors: [{ messageId: 'unresolvedMarker', line: 3, column: 3, endLine: 3, endColumn: 55, data: { reason: 'in-loop', advice: 'unroll it into steps.', ignore: '@mrtr-port-ignore' } }],
     },
     // Invalid because: two markers, two reports; a marker with no text falls back to the reason table.
     {
@@ -51,6 +58,24 @@ function f() {
     // Invalid because: the official codemod's marker means the call was not migrated.
     {
       code: `/* @mcp-codemod-error The context object is forwarded to confirm(…) */\nconfirm(ctx);`,
+      errors: [{ messageId: 'sdkCodemodMarker', line: 1, column: 1 }],
+    },
+    // Invalid because: a marker trailing a statement on the same line is still a marker.
+    {
+      code: `const { roots } = rootsFromConfig(); /* @mrtr-port-todo(roots-retired): set MCP_ALLOWED_ROOTS */`,
+      errors: [{ messageId: 'unresolvedMarker', line: 1, column: 38, data: { reason: 'roots-retired', advice: 'set MCP_ALLOWED_ROOTS.', ignore: '@mrtr-port-ignore' } }],
+    },
+    // Invalid because: the line form of a marker (written by hand for retired roots) counts too, as in \`mrtr-port check\`.
+    {
+      code: `function f() {
+  // @mrtr-port-todo(roots-retired): set MCP_ALLOWED_ROOTS for every deployment
+  return rootsFromConfig();
+}`,
+      errors: [{ messageId: 'unresolvedMarker', line: 2, column: 3, endLine: 2, endColumn: 80, data: { reason: 'roots-retired', advice: 'set MCP_ALLOWED_ROOTS for every deployment.', ignore: '@mrtr-port-ignore' } }],
+    },
+    // Invalid because: the official codemod's marker in a line comment, at the start of the comment.
+    {
+      code: `// @mcp-codemod-error The context object is forwarded to confirm(…)\nconfirm(ctx);`,
       errors: [{ messageId: 'sdkCodemodMarker', line: 1, column: 1 }],
     },
     // Invalid because: a multi-line marker is one report spanning the comment.
