@@ -2,7 +2,8 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { INELIGIBLE_ENTRY_POINTS, MRTR_API, REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
 import { lastCalleeName } from './lib/callee-name.js';
-import { NamedHandlerRoles, roleAtDefinition } from './lib/handler-registration.js';
+import { NamedHandlerRoles, roleAtDefinition, roleOfMethodKey } from './lib/handler-registration.js';
+import { propertyName } from './lib/expressions.js';
 import type { HandlerRole } from './lib/handler-registration.js';
 import { isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
 import type { FunctionNode } from './lib/resolve.js';
@@ -43,7 +44,13 @@ export default createRule<Options, MessageIds>({
       },
       AssignmentExpression(node): void {
         const target = lastCalleeName(node.left);
-        if (target !== undefined && INELIGIBLE_ENTRY_POINTS.lifecycleHooks.includes(target)) named.collect(node);
+        if (target === undefined) return;
+        // Lifecycle hooks, and method-keyed maps: `handlers['tools/list'] = listTools`.
+        if (INELIGIBLE_ENTRY_POINTS.lifecycleHooks.includes(target) || roleOfMethodKey(target)) named.collect(node);
+      },
+      Property(node): void {
+        // `{ 'tools/list': listTools }`: a handler held by name in a method-keyed dispatch object.
+        if (node.value.type === AST_NODE_TYPES.Identifier && roleOfMethodKey(propertyName(node.key, node.computed))) named.collect(node);
       },
       ObjectExpression(node): void {
         if (isInputRequiredObject(node)) candidates.push(node);
@@ -73,6 +80,8 @@ const REGISTRATION_NAMES = new Set([
   SET_REQUEST_HANDLER,
   INELIGIBLE_ENTRY_POINTS.notificationRegistration,
   'completable',
+  // `routes.set('tools/list', listTools)`
+  'set',
   ...Object.keys(REGISTRATION_METHODS),
 ]);
 

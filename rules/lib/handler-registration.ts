@@ -11,6 +11,7 @@ import {
   INELIGIBLE_ENTRY_POINTS,
   REGISTRATION_METHODS,
   SET_REQUEST_HANDLER,
+  SPEC_METHODS,
 } from '../../src/vocabulary.js';
 import { memberPath, propertyName, staticString, unwrap } from './expressions.js';
 import type { FunctionNode } from './resolve.js';
@@ -37,6 +38,8 @@ const SCHEMA_METHODS: Readonly<Record<string, string>> = {
 const NOTIFICATION_REGISTRATION = INELIGIBLE_ENTRY_POINTS.notificationRegistration;
 const COMPLETABLE = 'completable';
 const RESOURCE_TEMPLATE = 'ResourceTemplate';
+/** The port's handler wrapper (docs/engine.md), imported from `./mrtr-flow.js`. */
+const RESUMABLE = 'resumable';
 
 /** The role of a callback by where it is written (an argument, an option, an assigned hook), if it has one. */
 export function roleAtDefinition(fn: FunctionNode): HandlerRole | undefined {
@@ -52,8 +55,9 @@ export class NamedHandlerRoles {
 
   constructor(private readonly sourceCode: Readonly<TSESLint.SourceCode>) {}
 
-  collect(node: TSESTree.CallExpression | TSESTree.AssignmentExpression): void {
-    const candidates = node.type === AST_NODE_TYPES.CallExpression ? node.arguments : [node.right];
+  collect(node: TSESTree.CallExpression | TSESTree.AssignmentExpression | TSESTree.Property): void {
+    const candidates =
+      node.type === AST_NODE_TYPES.CallExpression ? node.arguments : node.type === AST_NODE_TYPES.Property ? [node.value] : [node.right];
     for (const arg of candidates) {
       const id = unwrap(arg);
       if (id.type !== AST_NODE_TYPES.Identifier) continue;
@@ -98,11 +102,34 @@ function roleOfUse(node: TSESTree.Node | undefined): HandlerRole | undefined {
     const path = memberPath(parent.left);
     const hook = path[path.length - 1];
     if (INELIGIBLE_ENTRY_POINTS.lifecycleHooks.includes(hook)) return { eligible: false, serves: `\`${hook}\` hook` };
-    return undefined;
+    // A method-keyed handler map: `handlers['tools/list'] = fn`.
+    return parent.left.type === AST_NODE_TYPES.MemberExpression ? roleOfMethodKey(staticKey(parent.left)) : undefined;
   }
-  if (parent.type === AST_NODE_TYPES.Property && parent.value === value) return roleAsTemplateOption(parent);
+  if (parent.type === AST_NODE_TYPES.Property && parent.value === value) {
+    return roleAsTemplateOption(parent) ?? roleOfMethodKey(propertyName(parent.key, parent.computed));
+  }
   return undefined;
 }
+
+/** `m['tools/list']` / `m.initialize` → the key written. */
+function staticKey(member: TSESTree.MemberExpression): string | undefined {
+  return propertyName(member.property, member.computed);
+}
+
+/** Request methods with no `/` in their name; any other method-map key names a method only when it has one. */
+const SLASHLESS_METHODS = new Set(['initialize', 'ping']);
+
+/**
+ * The role of a handler stored under a JSON-RPC method name in a dispatch map (`{ 'tools/call': fn }`,
+ * `handlers['tools/list'] = fn`, `routes.set('prompts/list', fn)`), as hand-written servers do.
+ */
+export function roleOfMethodKey(key: string | undefined): HandlerRole | undefined {
+  if (key === undefined || !(SLASHLESS_METHODS.has(key) || /^[a-z][\w-]*(\/[\w-]+)+$/i.test(key))) return undefined;
+  // `elicitation/create` & co. are requests the client serves (a client's own dispatch map).
+  if (Object.hasOwn(SPEC_METHODS, key)) return undefined;
+  return Object.hasOwn(ELIGIBLE_REQUEST_METHODS, key) ? { eligible: true, serves: key } : { eligible: false, serves: `\`${key}\` handler` };
+}
+
 
 function roleAsArgument(call: TSESTree.CallExpression, callback: TSESTree.Node): HandlerRole | undefined {
   const path = memberPath(call.callee);
@@ -113,6 +140,10 @@ function roleAsArgument(call: TSESTree.CallExpression, callback: TSESTree.Node):
   }
   if (name === NOTIFICATION_REGISTRATION && isLast) return { eligible: false, serves: 'notification handler' };
   if (name === COMPLETABLE) return { eligible: false, serves: 'completion callback (`completion/complete`)' };
+  // `resumable(name, fn)` (the port's wrapper) hands `fn` on unchanged: the role is the wrapper's.
+  if (name === RESUMABLE && call.arguments[1] === callback) return roleOfUse(call);
+  // `routes.set('tools/list', fn)`: a Map used as a method-keyed dispatch table.
+  if (name === 'set' && isLast && call.arguments.length === 2) return roleOfMethodKey(staticString(call.arguments[0]));
   if (path.length >= 2 && Object.hasOwn(REGISTRATION_METHODS, name) && isLast) {
     return { eligible: true, serves: `${REGISTRATION_METHODS[name]} callback` };
   }

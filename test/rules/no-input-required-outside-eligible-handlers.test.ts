@@ -28,8 +28,46 @@ server.server.setRequestHandler('tools/call', callTool);`,
     `server.server.setRequestHandler(method, async () => ${ASK});`,
     // Valid because: the resource read callback of a template registration is eligible; only list/complete are not.
     `server.registerResource('r', new ResourceTemplate('file:///{p}', { list: undefined }), {}, async (uri, vars, ctx) => ${ASK});`,
+    // Valid because: a hand-written JSON-RPC server's method map: tools/call may return input_required.
+    `
+const handlers: Record<string, Handler> = {};
+handlers['tools/call'] = (params) => ({ resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: q } } });
+const routes = { 'prompts/get': async (p) => ${ASK} };`,
+    // Valid because: the port's wrapper hands the handler on unchanged: it still serves tools/call.
+    `
+import { resumable } from './mrtr-flow.js';
+server.registerTool('t', {}, resumable('t', async (args, ctx) => ${ASK}));`,
+    // Valid because: a map key that is not a request method says nothing about the handler.
+    `const table = { confirm: () => ${ASK}, 'a b': () => ${ASK} };`,
   ],
   invalid: [
+    // Invalid because: a method-keyed handler map of a hand-written server: tools/list cannot ask (object result and builder).
+    {
+      code: `
+const handlers: Record<string, Handler> = {};
+handlers['tools/list'] = () => ({
+  resultType: 'input_required',
+  inputRequests: { bogus: { method: 'elicitation/create', params } },
+});
+const dispatch = { 'prompts/list': async () => ${ASK} };`,
+      errors: [
+        { messageId: 'ineligibleHandler', line: 3, column: 33, data: { handler: '`tools/list` handler' } },
+        { messageId: 'ineligibleHandler', line: 7, column: 48, data: { handler: '`prompts/list` handler' } },
+      ],
+    },
+    // Invalid because: handlers stored by name in a method map, and in a Map used as one.
+    {
+      code: `
+function listTools() { return ${ASK}; }
+async function discover() { return ${ASK}; }
+const handlers = { 'tools/list': listTools };
+const routes = new Map();
+routes.set('server/discover', discover);`,
+      errors: [
+        { messageId: 'ineligibleHandler', line: 2, column: 31, data: { handler: '`tools/list` handler' } },
+        { messageId: 'ineligibleHandler', line: 3, column: 36, data: { handler: '`server/discover` handler' } },
+      ],
+    },
     // Invalid because: tools/list cannot return input_required; reported at the inputRequired(...) call.
     {
       code: `server.server.setRequestHandler('tools/list', async () => {\n  return ${ASK};\n});`,
