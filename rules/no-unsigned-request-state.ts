@@ -2,16 +2,17 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { MRTR_API } from '../src/vocabulary.js';
 import { createRule } from './create-rule.js';
-import { calleeName, findProperty, memberPath, staticString, unwrapAwait } from './lib/expressions.js';
-import { inputRequiredSpec, isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
-import { enclosingFunction, localFunction, returnedExpressions, singleValueOf, valuesOf } from './lib/resolve.js';
+import { calleeName, endsWith, findProperty, memberPath, propertyName, staticString, unwrapAwait } from './lib/expressions.js';
+import { inputRequiredSpec, isInputRequiredCall, isInputRequiredObject, isRequestStateAccessorCall } from './lib/mrtr-shapes.js';
+import { enclosingFunction, findVariable, localFunction, returnedExpressions, singleValueOf, valuesOf } from './lib/resolve.js';
+import { containsProtection, functionProtects } from './lib/state-crypto.js';
 
 export type Options = [
   {
     sealers?: string[];
   },
 ];
-export type MessageIds = 'unsignedRequestState' | 'sealWithContinuation';
+export type MessageIds = 'unsignedRequestState' | 'clientValueAsState' | 'sealWithContinuation';
 
 /** Our continuation helper's sealing call (`continuation.seal(ctx, payload)`, or `seal` imported from it). */
 const CONTINUATION_SEAL = 'seal';
@@ -29,7 +30,22 @@ const ENCODINGS: Readonly<Record<string, string>> = {
   hex: 'a hex encoding',
 };
 
-type Verdict = { kind: 'sealed' } | { kind: 'unsealed'; what: string } | { kind: 'unknown' };
+/**
+ * Names of imported functions that only encode (`encodeState`, `serializeState`, `toBase64`): their body is
+ * not visible, but the name says what they do. A name that also says it protects is trusted instead.
+ */
+const ENCODER_NAME = /^(encode|serialize|stringify|pack|toBase64|base64|b64)/i;
+const PROTECTOR_NAME = /seal|sign|encrypt|hmac|mac|mint|protect|jwt|jwe|jws/i;
+/** Where the client's own values come in: echoing them back as the state lets the client choose it. */
+const CLIENT_STATE = ['requestState'];
+/** Names a raw JSON-RPC request is held in by hand-written servers. */
+const REQUEST_ROOTS = new Set(['request', 'req', 'body', 'msg', 'message', 'rpc']);
+const INPUT_RESPONSES = MRTR_API.inputResponsesPath[MRTR_API.inputResponsesPath.length - 1];
+
+type Verdict =
+  | { kind: 'sealed' }
+  | { kind: 'unsealed'; what: string; fromClient?: boolean }
+  | { kind: 'unknown' };
 
 export default createRule<Options, MessageIds>({
   name: 'no-unsigned-request-state',
@@ -45,6 +61,8 @@ export default createRule<Options, MessageIds>({
       sealWithContinuation: 'Seal this payload with `{{continuation}}.seal({{ctx}}, ...)` instead (it must carry its `step` and `bind`).',
       unsignedRequestState:
         'requestState is {{what}}: the client can read and change it and send it back. Seal it with `await continuation.seal(ctx, payload)` or `await codec.mint(payload, ctx)` from createRequestStateCodec, and verify it on re-entry.',
+      clientValueAsState:
+        'requestState is {{what}}, a value the client sent: returned as the new state unsealed, it is whatever the client chose. Seal a payload you build with `await continuation.seal(ctx, payload)` or `await codec.mint(payload, ctx)`.',
     },
     schema: [
       {
@@ -77,7 +95,10 @@ export default createRule<Options, MessageIds>({
         if (spec) checkStateProperty(spec);
       },
       ObjectExpression(node): void {
-        if (isInputRequiredObject(node)) checkStateProperty(node);
+        // A hand-built result, also passed through a wrapper of its own (`wrap({ inputRequests, requestState })`).
+        if (isInputRequiredObject(node) || (findProperty(node, 'inputRequests') && findProperty(node, 'requestState'))) {
+          checkStateProperty(node);
+        }
       },
     };
 
@@ -89,9 +110,9 @@ export default createRule<Options, MessageIds>({
       if (verdict.kind === 'unsealed') {
         context.report({
           node: prop,
-          messageId: 'unsignedRequestState',
+          messageId: verdict.fromClient ? 'clientValueAsState' : 'unsignedRequestState',
           data: { what: verdict.what },
-          suggest: sealSuggestion(prop.value as TSESTree.Expression),
+          suggest: verdict.fromClient ? [] : sealSuggestion(prop.value as TSESTree.Expression),
         });
       }
     }
@@ -160,10 +181,16 @@ export default createRule<Options, MessageIds>({
           return typeof n.value === 'string' || typeof n.value === 'number'
             ? { kind: 'unsealed', what: 'a plain string' }
             : { kind: 'unknown' };
+        // `${body}.${mac}`: a hand-written signer joins the payload and its MAC; judge by what it computes.
         case AST_NODE_TYPES.TemplateLiteral:
+          if (containsProtection(sourceCode, n)) return { kind: 'sealed' };
           return { kind: 'unsealed', what: 'a template literal' };
         case AST_NODE_TYPES.BinaryExpression:
-          return n.operator === '+' ? { kind: 'unsealed', what: 'a string concatenation' } : { kind: 'unknown' };
+          if (n.operator !== '+') return { kind: 'unknown' };
+          if (containsProtection(sourceCode, n)) return { kind: 'sealed' };
+          return { kind: 'unsealed', what: 'a string concatenation' };
+        case AST_NODE_TYPES.MemberExpression:
+          return clientValue(n) ?? { kind: 'unknown' };
         case AST_NODE_TYPES.ConditionalExpression:
           return worst([classify(n.consequent, depth + 1, seen), classify(n.alternate, depth + 1, seen)]);
         case AST_NODE_TYPES.LogicalExpression:
@@ -171,9 +198,9 @@ export default createRule<Options, MessageIds>({
         case AST_NODE_TYPES.Identifier: {
           if (n.name === 'undefined') return { kind: 'unknown' };
           const values = valuesOf(sourceCode, n);
-          if (!values || values.length === 0) return { kind: 'unknown' };
+          if (!values || values.length === 0) return clientValue(n) ?? { kind: 'unknown' };
           const verdict = worst(values.map((v) => classify(v, depth + 1, seen)));
-          return verdict.kind === 'unsealed' ? { kind: 'unsealed', what: `${verdict.what} (held in \`${n.name}\`)` } : verdict;
+          return verdict.kind === 'unsealed' ? { ...verdict, what: `${verdict.what} (held in \`${n.name}\`)` } : verdict;
         }
         case AST_NODE_TYPES.CallExpression:
           return classifyCall(n, depth, seen);
@@ -182,9 +209,39 @@ export default createRule<Options, MessageIds>({
       }
     }
 
+    /**
+     * The client's own values: `ctx.mcpReq.requestState()`, `params.requestState`, a destructured
+     * `requestState` parameter, anything read from `inputResponses`.
+     */
+    function clientValue(node: TSESTree.Node): Verdict | undefined {
+      const n = unwrapAwait(node);
+      if (n.type === AST_NODE_TYPES.CallExpression && isRequestStateAccessorCall(n)) {
+        return { kind: 'unsealed', what: '`ctx.mcpReq.requestState()`', fromClient: true };
+      }
+      const path = memberPath(n);
+      if (path.includes(INPUT_RESPONSES)) return { kind: 'unsealed', what: 'read from `inputResponses`', fromClient: true };
+      // `params.requestState`, `req.body.params.requestState`: the request's own field (not some inner result's).
+      if (n.type === AST_NODE_TYPES.MemberExpression && endsWith(path, CLIENT_STATE) && (path.includes('params') || REQUEST_ROOTS.has(path[0]))) {
+        return { kind: 'unsealed', what: `the incoming \`${path.join('.').replaceAll('?', '…')}\``, fromClient: true };
+      }
+      if (n.type === AST_NODE_TYPES.Identifier && destructuredKey(n) === CLIENT_STATE[0]) {
+        return { kind: 'unsealed', what: `the incoming \`${n.name}\``, fromClient: true };
+      }
+      return undefined;
+    }
+
+    /** The key a local was destructured under: `const { requestState: s } = params` → `requestState`. */
+    function destructuredKey(id: TSESTree.Identifier): string | undefined {
+      const def = findVariable(sourceCode, id)?.defs[0];
+      const property = def?.name.parent;
+      if (!def || property?.type !== AST_NODE_TYPES.Property || property.value !== def.name) return undefined;
+      return property.parent.type === AST_NODE_TYPES.ObjectPattern ? propertyName(property.key, property.computed) : undefined;
+    }
+
     function classifyCall(call: TSESTree.CallExpression, depth: number, seen: Set<TSESTree.Node>): Verdict {
       const path = memberPath(call.callee);
       const name = calleeName(call);
+      if (isRequestStateAccessorCall(call)) return clientValue(call) as Verdict;
       // `Object.seal` freezes an object's shape; it protects nothing from the client.
       if (path.join('.') === 'Object.seal') return call.arguments[0] ? classify(call.arguments[0], depth + 1, seen) : { kind: 'unknown' };
       if (isSealer(path, call)) return { kind: 'sealed' };
@@ -197,11 +254,15 @@ export default createRule<Options, MessageIds>({
       }
       const helper = localFunction(sourceCode, call.callee);
       if (helper) {
+        // A local signer (createHmac, subtle.sign, jose, …) seals, whatever it is called.
+        if (functionProtects(sourceCode, helper)) return { kind: 'sealed' };
         const verdict = worst(returnedExpressions(helper).map((r) => classify(r, depth + 1, seen)));
         return verdict.kind === 'unsealed' && name
-          ? { kind: 'unsealed', what: `${verdict.what} (returned by \`${name}()\`)` }
+          ? { ...verdict, what: `${verdict.what} (returned by \`${name}()\`)` }
           : verdict;
       }
+      // An encoder whose body is elsewhere (`import { encodeState } from './shims.js'`): its name says it only encodes.
+      if (name && ENCODER_NAME.test(name) && !PROTECTOR_NAME.test(name)) return { kind: 'unsealed', what: `an encoding (\`${name}()\`)` };
       return { kind: 'unknown' };
     }
 

@@ -38,6 +38,31 @@ return inputRequired({ inputRequests, requestState: await sealStep(ctx, 'a') });
     // Valid because (known false negative, TODO): `mint` on a local object that is not a codec cannot be told
     // from a codec without following object methods; the rule stays quiet rather than guess.
     `const codec = { mint: (s) => btoa(s) };\nreturn inputRequired({ inputRequests, requestState: await codec.mint(s) });`,
+    // Valid because: a local signer HMACs the payload: what the helper does seals it, whatever it is called.
+    `
+import { createHmac } from 'node:crypto';
+function encodeState(payload: object): string {
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const mac = createHmac('sha256', STATE_KEY).update(body).digest('base64url');
+  return \`\${body}.\${mac}\`;
+}
+export function ask(step: string) {
+  return { resultType: 'input_required', inputRequests, requestState: encodeState({ step, exp: Date.now() + 60_000 }) };
+}`,
+    // Valid because: the MAC is computed inline (WebCrypto) and joined to the body.
+    `
+async function ask(body: string) {
+  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(body));
+  return inputRequired({ inputRequests, requestState: body + '.' + toBase64(mac) });
+}`,
+    // Valid because: a JWT signed with jose.
+    `const state = await new SignJWT({ step }).setExpirationTime('5m').sign(secret);\nreturn inputRequired({ inputRequests, requestState: state });`,
+    // Valid because: an inner result's state passed through is not the client's value (only the request's own field is).
+    `const inner = await runStep(args);\nreturn { ...inner, inputRequests: inner.inputRequests, requestState: inner.requestState };`,
+    // Valid because: a hand-built result in a wrapper, sealed with the SDK codec.
+    `return wrap({ inputRequests, requestState: await stateCodec.mint({ step: 'dates' }, ctx) });`,
+    // Valid because: an imported function whose name says it protects is trusted, like an imported codec.
+    `import { encodeSignedState } from './state.js';\nreturn wrap({ inputRequests, requestState: encodeSignedState(next) });`,
     // Valid because: no requestState at all.
     `return inputRequired({ inputRequests: { confirm: inputRequired.elicit({ message: 'ok?', requestedSchema }) } });`,
     // Valid because: a builder call is not the result factory.
@@ -46,6 +71,31 @@ return inputRequired({ inputRequests, requestState: await sealStep(ctx, 'a') });
     `const row = { resultType: 'complete', requestState: 'abc' };`,
   ],
   invalid: [
+    // Invalid because: an imported encoder inside a wrapper other than inputRequired(...): base64 JSON, by its name.
+    {
+      code: `import { encodeState } from './shims.js';\nreturn wrap({ inputRequests, requestState: encodeState(next) });`,
+      errors: [{ messageId: 'unsignedRequestState', line: 2, column: 30, data: { what: 'an encoding (`encodeState()`)' } }],
+    },
+    // Invalid because: the state the seam decoded, echoed back as the new state, is sent unsealed.
+    {
+      code: `return inputRequired({ inputRequests, requestState: ctx.mcpReq.requestState() });`,
+      errors: [{ messageId: 'clientValueAsState', line: 1, column: 39, data: { what: '`ctx.mcpReq.requestState()`' }, suggestions: [] }],
+    },
+    // Invalid because: a hand-written server echoes the client's own requestState field.
+    {
+      code: `handlers['tools/call'] = (params) => ({ resultType: 'input_required', inputRequests, requestState: params.requestState });`,
+      errors: [{ messageId: 'clientValueAsState', line: 1, column: 86, data: { what: 'the incoming `params.requestState`' } }],
+    },
+    // Invalid because: destructured from the client's retry, then handed back.
+    {
+      code: `const { inputResponses, requestState } = readMrtr(args);\nreturn wrap({ inputRequests, requestState });`,
+      errors: [{ messageId: 'clientValueAsState', line: 2, column: 30, data: { what: 'the incoming `requestState`' } }],
+    },
+    // Invalid because: a value taken from an answer is the client's choice.
+    {
+      code: `return inputRequired({ inputRequests, requestState: ctx.mcpReq.inputResponses.resume.content.state as string });`,
+      errors: [{ messageId: 'clientValueAsState', line: 1, column: 39, data: { what: 'read from `inputResponses`' } }],
+    },
     // Invalid because: a plain string literal; reported at the requestState property.
     {
       code: `return inputRequired({ inputRequests, requestState: 'step-2' });`,
