@@ -32,6 +32,26 @@ const PROTECTORS: readonly { path: readonly string[]; key?: KeyAt }[] = [
   { path: ['Iron', 'seal'], key: 1 },
 ];
 
+/**
+ * Calls that check protection on the way in: recomputing the MAC (a protector above) and comparing it,
+ * a signature or AEAD check, a JWT verify.
+ */
+const CHECKERS: readonly (readonly string[])[] = [
+  ['timingSafeEqual'],
+  ['subtle', 'verify'],
+  ['subtle', 'decrypt'],
+  ['createDecipheriv'],
+  ['createVerify'],
+  ['jwtVerify'],
+  ['jwtDecrypt'],
+  ['compactVerify'],
+  ['compactDecrypt'],
+  ['jwt', 'verify'],
+  ['jsonwebtoken', 'verify'],
+  ['unsealData'],
+  ['Iron', 'unseal'],
+];
+
 /** Calls that make a key (their key argument is the secret). */
 const KEY_IMPORTS: readonly { path: readonly string[]; key: KeyAt }[] = [
   { path: ['subtle', 'importKey'], key: 1 },
@@ -87,6 +107,30 @@ export function containsProtection(sourceCode: Readonly<TSESLint.SourceCode>, no
 export function functionProtects(sourceCode: Readonly<TSESLint.SourceCode>, fn: FunctionNode, depth = 0, seen = new Set<TSESTree.Node>()): boolean {
   if (depth > MAX_DEPTH) return false;
   return containsProtection(sourceCode, fn.body, depth, seen);
+}
+
+/** Does this function check a MAC, signature or AEAD on what it is given (directly or through local helpers)? */
+export function functionVerifies(sourceCode: Readonly<TSESLint.SourceCode>, fn: FunctionNode, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  let found = false;
+  const visit = (node: TSESTree.Node): void => {
+    if (found || (node !== fn.body && isFunction(node))) return;
+    if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) {
+      const path = calleePath(node);
+      if (protectorOf(node) || CHECKERS.some((c) => endsWithPath(path, c))) {
+        found = true;
+        return;
+      }
+      const helper = node.type === AST_NODE_TYPES.CallExpression ? localFunction(sourceCode, unwrap(node.callee)) : undefined;
+      if (helper && helper !== fn && functionVerifies(sourceCode, helper, depth + 1)) {
+        found = true;
+        return;
+      }
+    }
+    for (const child of childNodes(node)) visit(child);
+  };
+  visit(fn.body);
+  return found;
 }
 
 /** Every protecting call in a function body (nested functions excluded). */

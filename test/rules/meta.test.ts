@@ -3,19 +3,25 @@
  * required sections, tested with valid and invalid cases, placed in the configs its meta asks for, and
  * listed in docs/eslint-plugin.md as its meta says. Then the configs are loaded into a real ESLint.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { defineConfig } from 'eslint/config';
 import fg from 'fast-glob';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../rules/index.js';
 import plugin from '../../rules/plugin.js';
 import { MARKERS } from '../../src/vocabulary.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// Snippets are linted as files of an empty project of their own: rules that look at the rest of the
+// project (the verify seam) must not see this repository's sources.
+const sandbox = mkdtempSync(join(tmpdir(), 'mrtr-meta-'));
+writeFileSync(join(sandbox, 'package.json'), '{ "name": "sandbox", "private": true }');
+afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
 /** Files in rules/ that are not rules. */
 const NOT_RULES = new Set(['index.ts', 'plugin.ts', 'create-rule.ts']);
 const ruleFiles = readdirSync(join(root, 'rules'), { withFileTypes: true })
@@ -125,7 +131,7 @@ describe.each(DOC_EXAMPLES_CHECKED)('docs/rules/%s.md examples', (name) => {
   };
   const incorrect = section('### ❌ Incorrect', '### ✅ Correct');
   const correct = section('### ✅ Correct', '\n## ');
-  const linter = new Linter({ configType: 'flat' });
+  const linter = new Linter({ configType: 'flat', cwd: sandbox });
   const reports = (code: string): string[] =>
     linter
       .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: tsParser }, plugins: { mrtr: plugin }, rules: { [`mrtr/${name}`]: 'error' } }], { filename: 'example.ts' })
@@ -184,7 +190,7 @@ describe('plugin object and configs', () => {
 });
 
 describe('configs in a real ESLint', () => {
-  const linter = new Linter({ configType: 'flat' });
+  const linter = new Linter({ configType: 'flat', cwd: sandbox });
   // Typed as users type eslint.config.ts: the configs must fit ESLint's own Linter.Config without casts.
   const lint = (code: string, config: Linter.Config, filename = 'server.ts'): Linter.LintMessage[] => {
     const configs: Linter.Config[] = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, { files: ['**/*.ts'], ...config }];
@@ -226,7 +232,7 @@ describe('configs in a real ESLint', () => {
   });
 
   it('strict adds the rules recommended leaves out', () => {
-    const code = `export async function h(ctx: { mcpReq: { requestState(): unknown } }) { return ctx.mcpReq.requestState(); }`;
+    const code = `export async function h(ctx: { mcpReq: { requestState(): unknown } }) { const state = ctx.mcpReq.requestState(); return { content: [{ type: "text", text: String(state) }] }; }`;
     expect(lint(code, plugin.configs.recommended)).toEqual([]);
     expect(lint(code, plugin.configs.strict).map((m) => m.ruleId)).toEqual(['mrtr/require-request-state-verification']);
   });
