@@ -9,22 +9,42 @@ import {
   SET_REQUEST_HANDLER,
 } from '../src/vocabulary.js';
 import { createRule } from './create-rule.js';
-import type { DeclineHypothesis, Reask } from './lib/decline-walk.js';
-import { findReaskOnDecline } from './lib/decline-walk.js';
+import type { DeclineHypothesis, DeclineOutcome, Reask } from './lib/decline-walk.js';
+import { walkDecline } from './lib/decline-walk.js';
 import type { AnswerRead, ReadForm } from './lib/elicit-answers.js';
-import { CONTINUATION_ANSWER_READER, answerEscapes, comparedValues, fieldUses, rawRead, readerCall } from './lib/elicit-answers.js';
-import { calleeName, memberPath, propertyName, staticString } from './lib/expressions.js';
+import {
+  CONTINUATION_ANSWER_READER,
+  answerEscapes,
+  awaitedAnswer,
+  comparedValues,
+  fieldUses,
+  isResponsesExpression,
+  rawRead,
+  readerCall,
+} from './lib/elicit-answers.js';
+import { calleeName, findProperty, memberPath, outermostWrapper, propertyName, staticString, unwrap } from './lib/expressions.js';
+import { FLOW_HINT, flowExportOf } from './lib/flow-runtime.js';
+import { legacyCallOf } from './lib/legacy-call-shape.js';
 import { builderName, objectLiteral } from './lib/mrtr-shapes.js';
 import type { FunctionNode } from './lib/resolve.js';
-import { enclosingFunction, findVariable } from './lib/resolve.js';
+import { enclosingFunction, findVariable, localFunction, returnedExpressions } from './lib/resolve.js';
 
 export type Options = [];
-export type MessageIds = 'reaskOnDecline' | 'acceptedContentOnly' | 'missingDeclineCancel' | 'returnOnDeclineOrCancel';
+export type MessageIds = 'reaskOnDecline' | 'acceptedContentOnly' | 'missingDeclineCancel' | 'declineIsTruthy' | 'returnOnDeclineOrCancel';
 
 const ELICIT_BUILDERS = new Set<string>([MRTR_API.builders.elicitation, MRTR_API.builders.elicitationUrl]);
-/** Texts one of which every answer read contains (`inputResponse` also covers `inputResponses`). */
-const ANSWER_HINTS = [MRTR_API.inputResponse, MRTR_API.acceptedContent, CONTINUATION_ANSWER_READER];
+/**
+ * Texts one of which every answer read contains (`inputResponse` also covers `inputResponses`; `elicit`
+ * covers the runtime's `elicit(...)` and the legacy `elicitInput(...)`).
+ */
+const ANSWER_HINTS = [MRTR_API.inputResponse, MRTR_API.acceptedContent, CONTINUATION_ANSWER_READER, 'elicit'];
 const OTHER_BUILDERS = new Set<string>([MRTR_API.builders.sampling, MRTR_API.builders.roots]);
+/** A hand-built `inputRequests` entry (`{ method: 'elicitation/create', params }`) counts as the builder of its method. */
+const RAW_ENTRY_BUILDERS: Readonly<Record<string, string>> = {
+  'elicitation/create': MRTR_API.builders.elicitation,
+  'sampling/createMessage': MRTR_API.builders.sampling,
+  'roots/list': MRTR_API.builders.roots,
+};
 
 export default createRule<Options, MessageIds>({
   name: 'require-decline-cancel-branches',
@@ -43,6 +63,8 @@ export default createRule<Options, MessageIds>({
         "acceptedContent(..., '{{key}}') is undefined for a decline, a cancel and a missing answer alike: also read `inputResponse(responses, '{{key}}')` and handle `action === 'decline'` and `'cancel'`.",
       missingDeclineCancel:
         "The answer to '{{key}}' never checks for {{missing}}: branch on its `action` (for example `if (answer.action !== 'accept') return ...`) so a decline or cancel gets its own result.",
+      declineIsTruthy:
+        "The answer to '{{key}}' is tested for truth, but it is an ElicitResult object: a decline and a cancel are truthy too, so 'no' is taken as 'yes'. Check `action === 'accept'`, and give decline and cancel a result of their own.",
       returnOnDeclineOrCancel:
         "Return a result when '{{key}}' is declined or cancelled (review the wording).",
     },
@@ -51,15 +73,18 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [],
   create(context) {
     const sourceCode = context.sourceCode;
-    // Answers are only read through `inputResponse(s)`, `acceptedContent` or the helper's reader: skip other files.
+    // Answers are only read through `inputResponse(s)`, `acceptedContent`, the helper's reader or an awaited ask: skip other files.
     if (!ANSWER_HINTS.some((hint) => sourceCode.text.includes(hint))) return {};
+    const usesFlow = sourceCode.text.includes(FLOW_HINT);
+    /** One level of the file's own indentation (two spaces, four, a tab), for suggested code. */
+    const indentStep = indentUnit(sourceCode.lines);
     const reads: AnswerRead[] = [];
     /** Question key → which builders ask it in this file (`elicit`, `createMessage`, ...). */
     const builders = new Map<string, Set<string>>();
 
     return {
       CallExpression(node): void {
-        const read = readerCall(sourceCode, node);
+        const read = readerCall(sourceCode, node) ?? (asksElicitationInPlace(node) ? awaitedAnswer(sourceCode, node) : undefined);
         if (read) reads.push(read);
       },
       MemberExpression(node): void {
@@ -69,18 +94,58 @@ export default createRule<Options, MessageIds>({
       Property(node): void {
         if (propertyName(node.key, node.computed) !== 'inputRequests') return;
         const requests = objectLiteral(sourceCode, node.value);
-        for (const entry of requests?.properties ?? []) {
-          if (entry.type !== AST_NODE_TYPES.Property) continue;
-          const key = propertyName(entry.key, entry.computed);
-          const builder = builderName(entry.value);
-          if (key === undefined || builder === undefined) continue;
-          builders.set(key, (builders.get(key) ?? new Set()).add(builder));
-        }
+        if (requests) collectBuilders(requests);
       },
       'Program:exit'(): void {
         for (const group of groupByFunctionAndKey(reads)) checkAnswer(group.fn, group.key, group.reads);
       },
     };
+
+    /**
+     * Which builder asks each key: `inputRequired.elicit(...)`, a hand-built `{ method: 'elicitation/create' }`
+     * entry (also returned by a local helper such as `elicitForm(...)`), and entries spread in conditionally
+     * (`...(name === undefined && { name: inputRequired.elicit(...) })`).
+     */
+    function collectBuilders(requests: TSESTree.ObjectExpression): void {
+      for (const entry of requests.properties) {
+        if (entry.type === AST_NODE_TYPES.SpreadElement) {
+          for (const spread of spreadObjects(entry.argument)) collectBuilders(spread);
+          continue;
+        }
+        const key = propertyName(entry.key, entry.computed);
+        const builder = builderName(entry.value) ?? rawEntryBuilder(entry.value, 0);
+        if (key === undefined || builder === undefined) continue;
+        builders.set(key, (builders.get(key) ?? new Set()).add(builder));
+      }
+    }
+
+    function spreadObjects(node: TSESTree.Node): TSESTree.ObjectExpression[] {
+      const n = unwrap(node);
+      if (n.type === AST_NODE_TYPES.LogicalExpression) return spreadObjects(n.right);
+      if (n.type === AST_NODE_TYPES.ConditionalExpression) return [...spreadObjects(n.consequent), ...spreadObjects(n.alternate)];
+      const object = objectLiteral(sourceCode, n);
+      return object ? [object] : [];
+    }
+
+    function rawEntryBuilder(node: TSESTree.Node, depth: number): string | undefined {
+      const n = unwrap(node);
+      const object = objectLiteral(sourceCode, n);
+      if (object) {
+        const method = findProperty(object, 'method');
+        const name = method ? staticString(method.value) : undefined;
+        return name !== undefined && Object.hasOwn(RAW_ENTRY_BUILDERS, name) ? RAW_ENTRY_BUILDERS[name] : undefined;
+      }
+      if (n.type !== AST_NODE_TYPES.CallExpression || depth > 2) return undefined;
+      const helper = localFunction(sourceCode, unwrap(n.callee));
+      const returned = helper ? returnedExpressions(helper) : [];
+      return returned.length > 0 ? rawEntryBuilder(returned[0], depth + 1) : undefined;
+    }
+
+    /** `await elicit(...)` of the runtime, or a legacy `await ctx.mcpReq.elicitInput(...)`: its answer is read right here. */
+    function asksElicitationInPlace(call: TSESTree.CallExpression): boolean {
+      if (usesFlow && flowExportOf(sourceCode, call.callee) === 'elicit') return true;
+      return legacyCallOf(sourceCode, call)?.kind === 'elicitation';
+    }
 
     function checkAnswer(fn: FunctionNode | undefined, key: string, keyReads: AnswerRead[]): void {
       const actionUses = keyReads.flatMap((r) => fieldUses(sourceCode, r, 'action'));
@@ -88,7 +153,8 @@ export default createRule<Options, MessageIds>({
       if (!isElicitation(key, keyReads, actionUses.length > 0, kindValues)) return;
 
       const first = keyReads[0];
-      const reask = fn ? findReaskOnDecline(sourceCode, fn, hypothesis(key, keyReads, actionUses)) : undefined;
+      const declined = fn ? walkDecline(sourceCode, fn, hypothesis(key, keyReads, actionUses)) : undefined;
+      const reask = declined?.reask;
       if (reask) {
         context.report({
           node: first.node,
@@ -98,6 +164,9 @@ export default createRule<Options, MessageIds>({
         });
         return;
       }
+      // After a presence check (`'confirm' in responses`), a decline and a cancel each certainly reach a
+      // result of their own: the handler refuses them (together, which is a branch for both).
+      if (fn && declined && refusesAfterPresenceCheck(fn, declined, hypothesis(key, keyReads, actionUses, 'cancel'))) return;
       if (keyReads.every((r) => r.form === 'content')) {
         context.report({ node: first.node, messageId: 'acceptedContentOnly', data: { key }, suggest: viewGuardSuggestion(fn, key, keyReads) });
         return;
@@ -111,9 +180,10 @@ export default createRule<Options, MessageIds>({
       // Handed to a helper (or returned whole): it may branch there; stay quiet rather than guess.
       if (keyReads.some(answerEscapes)) return;
       const missing = !declineHandled && !cancelHandled ? 'decline or cancel' : declineHandled ? 'cancel' : 'decline';
+      const truthTested = keyReads.find((r) => r.form === 'raw' && isTruthTested(r));
       context.report({
-        node: first.node,
-        messageId: 'missingDeclineCancel',
+        node: (truthTested ?? first).node,
+        messageId: truthTested && !declineHandled && !cancelHandled ? 'declineIsTruthy' : 'missingDeclineCancel',
         data: { key, missing },
         suggest: guardSuggestion(fn, key, keyReads, undefined),
       });
@@ -130,7 +200,13 @@ export default createRule<Options, MessageIds>({
       return readsAction;
     }
 
-    function hypothesis(key: string, keyReads: AnswerRead[], actionUses: TSESTree.Node[]): DeclineHypothesis {
+    function refusesAfterPresenceCheck(fn: FunctionNode, declined: DeclineOutcome, cancel: DeclineHypothesis): boolean {
+      if (!declined.presenceChecked || declined.firstReturn === undefined) return false;
+      const cancelled = walkDecline(sourceCode, fn, cancel);
+      return cancelled.firstReturn !== undefined && cancelled.reask === undefined;
+    }
+
+    function hypothesis(key: string, keyReads: AnswerRead[], actionUses: TSESTree.Node[], action: 'decline' | 'cancel' = 'decline'): DeclineHypothesis {
       const readForms = new Map<TSESTree.Node, ReadForm>();
       const bindings = new Map<TSESLint.Scope.Variable, ReadForm | 'action'>();
       for (const r of keyReads) {
@@ -142,7 +218,21 @@ export default createRule<Options, MessageIds>({
         const variable = findVariable(sourceCode, use);
         if (variable) bindings.set(variable, 'action');
       }
-      return { key, reads: readForms, bindings };
+      return { key, reads: readForms, bindings, action, isResponses: (node) => isResponsesExpression(sourceCode, node, 0) };
+    }
+
+    /** Is a raw answer (or the local holding it) used as a condition: `if (r)`, `!r`, `r && …`, `r ? … : …`? */
+    function isTruthTested(read: AnswerRead): boolean {
+      const holders: TSESTree.Node[] = [read.node];
+      for (const ref of read.binding?.references ?? []) if (ref.isRead()) holders.push(ref.identifier);
+      return holders.some((holder) => {
+        const outer = outermostWrapper(holder);
+        const parent = outer.parent;
+        if (!parent) return false;
+        if (parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) return parent.test === outer;
+        if (parent.type === AST_NODE_TYPES.UnaryExpression) return parent.operator === '!';
+        return parent.type === AST_NODE_TYPES.LogicalExpression && parent.operator !== '??' && parent.left === outer;
+      });
     }
 
     /**
@@ -162,12 +252,12 @@ export default createRule<Options, MessageIds>({
       if (!reader) return [];
       const name = /^[A-Za-z_$][\w$]*$/.test(key) ? `${key}Answer` : 'answer';
       if (isDeclared(declaration, name)) return [];
-      const indent = /^\s*/.exec(sourceCode.lines[declaration.loc.start.line - 1])?.[0] ?? '';
+      const indent = lineIndent(declaration);
       const keyText = sourceCode.getText(read.node.arguments[1]);
       const text =
         `const ${name} = ${reader.local}(${sourceCode.getText(read.responses)}, ${keyText});\n` +
         `${indent}if (${name}.kind === 'elicit' && ${name}.action !== 'accept') {\n` +
-        `${indent}  return { content: [{ type: 'text', text: \`Not done (\${${name}.action}).\` }] };\n` +
+        `${indent}${indentStep}return { content: [{ type: 'text', text: \`Not done (\${${name}.action}).\` }] };\n` +
         `${indent}}\n${indent}`;
       return [
         {
@@ -214,7 +304,7 @@ export default createRule<Options, MessageIds>({
     ): TSESLint.ReportSuggestionArray<MessageIds> {
       if (!fn || !isToolHandler(fn)) return [];
       const bound = keyReads.find((r) => r.binding && r.declaration && r.form !== 'content');
-      if (!bound?.declaration || !bound.binding) return [];
+      if (!bound?.declaration || !bound.binding) return unboundGuardSuggestion(fn, key, keyReads);
       const name = bound.binding.name;
       const test =
         bound.form === 'view'
@@ -222,9 +312,9 @@ export default createRule<Options, MessageIds>({
           : `${name}?.action === 'decline' || ${name}?.action === 'cancel'`;
       const anchor = reask && reask.statement.range[0] > bound.declaration.range[1] ? reask.statement : undefined;
       const target = anchor ?? bound.declaration;
-      const indent = /^\s*/.exec(sourceCode.lines[target.loc.start.line - 1])?.[0] ?? '';
+      const indent = lineIndent(target);
       const action = `${name}${bound.form === 'view' ? '' : '?'}.action`;
-      const guard = `if (${test}) {\n${indent}  return { content: [{ type: 'text', text: \`Not done (\${${action}}).\` }] };\n${indent}}`;
+      const guard = `if (${test}) {\n${indent}${indentStep}return { content: [{ type: 'text', text: \`Not done (\${${action}}).\` }] };\n${indent}}`;
       return [
         {
           messageId: 'returnOnDeclineOrCancel',
@@ -233,6 +323,41 @@ export default createRule<Options, MessageIds>({
             anchor ? fixer.insertTextBefore(anchor, `${guard}\n${indent}`) : fixer.insertTextAfter(bound.declaration!, `\n${indent}${guard}`),
         },
       ];
+    }
+
+    /**
+     * A raw answer read in place (`inputResponses?.['user_name']`, no local): the guard reads the answer
+     * the same way, through the same map and key, before the first statement that reads it.
+     */
+    function unboundGuardSuggestion(fn: FunctionNode, key: string, keyReads: AnswerRead[]): TSESLint.ReportSuggestionArray<MessageIds> {
+      const raw = keyReads.find((r) => r.form === 'raw' && !r.binding);
+      if (!raw) return [];
+      const statement = statementIn(fn, raw.node);
+      if (!statement) return [];
+      const indent = lineIndent(statement);
+      const read = sourceCode.getText(raw.node);
+      // In TypeScript the map is often `Record<string, unknown>`: read the action through a cast so the guard compiles.
+      const text = /\.[cm]?tsx?$/.test(context.filename) ? `(${read} as { action?: string } | undefined)` : read;
+      const guard =
+        `if (${text}?.action === 'decline' || ${text}?.action === 'cancel') {\n` +
+        `${indent}${indentStep}return { content: [{ type: 'text', text: \`Not done (\${${text}?.action}).\` }] };\n${indent}}\n${indent}`;
+      return [{ messageId: 'returnOnDeclineOrCancel', data: { key }, fix: (fixer) => fixer.insertTextBefore(statement, guard) }];
+    }
+
+    /** The statement of `fn`'s body (at any block depth) that contains `node`. */
+    function statementIn(fn: FunctionNode, node: TSESTree.Node): TSESTree.Statement | undefined {
+      let current: TSESTree.Node = node;
+      while (current.parent && current.parent !== fn) {
+        if (current.parent.type === AST_NODE_TYPES.BlockStatement || current.parent.type === AST_NODE_TYPES.SwitchCase) {
+          return current as TSESTree.Statement;
+        }
+        current = current.parent;
+      }
+      return undefined;
+    }
+
+    function lineIndent(node: TSESTree.Node): string {
+      return /^\s*/.exec(sourceCode.lines[node.loc.start.line - 1])?.[0] ?? '';
     }
   },
 });
@@ -261,10 +386,13 @@ function groupByFunctionAndKey(reads: readonly AnswerRead[]): AnswerGroup[] {
   return result;
 }
 
-/** `registerTool(name, config, handler)`, `tool(...)`, or `setRequestHandler('tools/call' | CallToolRequestSchema, handler)`. */
+/** `registerTool(name, config, handler)`, `tool(...)`, or `setRequestHandler('tools/call' | CallToolRequestSchema, handler)`; also through `resumable(name, handler)`. */
 function isToolHandler(fn: FunctionNode): boolean {
-  const call = fn.parent;
-  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[call.arguments.length - 1] !== fn) return false;
+  const wrapper = fn.parent;
+  const handler =
+    wrapper?.type === AST_NODE_TYPES.CallExpression && calleeName(wrapper) === 'resumable' && wrapper.arguments[1] === fn ? wrapper : fn;
+  const call = handler.parent;
+  if (call?.type !== AST_NODE_TYPES.CallExpression || call.arguments[call.arguments.length - 1] !== handler) return false;
   const name = calleeName(call);
   if (name !== undefined && REGISTRATION_METHODS[name] === 'tool') return true;
   if (name !== SET_REQUEST_HANDLER || call.arguments.length < 2) return false;
@@ -284,4 +412,18 @@ function isInReturnedValue(node: TSESTree.Node): boolean {
     current = parent;
   }
   return false;
+}
+
+/**
+ * The file's indentation step: the first increase of indentation after a line that opens a block
+ * (`{`, `(`, `[`); two spaces when the file has none.
+ */
+function indentUnit(lines: readonly string[]): string {
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!/[{([]\s*$/.test(lines[i])) continue;
+    const outer = /^[ \t]*/.exec(lines[i])?.[0] ?? '';
+    const inner = /^[ \t]*/.exec(lines[i + 1])?.[0] ?? '';
+    if (inner.length > outer.length && inner.startsWith(outer) && lines[i + 1].trim() !== '') return inner.slice(outer.length);
+  }
+  return '  ';
 }

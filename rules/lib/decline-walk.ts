@@ -10,7 +10,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { ReadForm } from './elicit-answers.js';
-import { propertyName, unwrap, unwrapAwait } from './expressions.js';
+import { memberPath, propertyName, staticString, unwrap, unwrapAwait } from './expressions.js';
 import { inputRequestKeys, inputRequiredSpec, isInputRequiredCall, isInputRequiredObject } from './mrtr-shapes.js';
 import type { FunctionNode } from './resolve.js';
 import { findVariable, localFunction } from './resolve.js';
@@ -21,6 +21,19 @@ export interface DeclineHypothesis {
   readonly reads: ReadonlyMap<TSESTree.Node, ReadForm>;
   /** Locals holding a read of this key, or its destructured `action`. */
   readonly bindings: ReadonlyMap<TSESLint.Scope.Variable, ReadForm | 'action'>;
+  /** Is this expression the responses map (`ctx.mcpReq.inputResponses`, an alias)? A declined answer is present in it. */
+  readonly isResponses?: (node: TSESTree.Node) => boolean;
+  /** The answer assumed: a decline (the default) or a cancel; both carry no content. */
+  readonly action?: 'decline' | 'cancel';
+}
+
+export interface DeclineOutcome {
+  /** The first certain `return` that asks the same question again. */
+  readonly reask?: Reask;
+  /** The first `return` certainly reached on a decline (a re-ask or a result of its own). */
+  readonly firstReturn?: TSESTree.ReturnStatement | TSESTree.Expression;
+  /** Was the answer's presence tested (`'confirm' in responses`, `Object.hasOwn(...)`) on the way? */
+  readonly presenceChecked: boolean;
 }
 
 export interface Reask {
@@ -51,13 +64,26 @@ export function findReaskOnDecline(
   fn: FunctionNode,
   hypothesis: DeclineHypothesis,
 ): Reask | undefined {
+  return walkDecline(sourceCode, fn, hypothesis).reask;
+}
+
+/** Where a decline of `hypothesis.key` certainly leads in `fn`: a re-ask, a result of its own, or nothing certain. */
+export function walkDecline(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  fn: FunctionNode,
+  hypothesis: DeclineHypothesis,
+): DeclineOutcome {
   let found: Reask | undefined;
+  let firstReturn: TSESTree.ReturnStatement | TSESTree.Expression | undefined;
+  let presenceChecked = false;
+  const action = hypothesis.action ?? 'decline';
 
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) {
-    return isReask(fn.body, 0) ? { node: fn.body, statement: fn.body as unknown as TSESTree.Statement } : undefined;
+    const reask = isReask(fn.body, 0) ? { node: fn.body, statement: fn.body as unknown as TSESTree.Statement } : undefined;
+    return { reask, firstReturn: fn.body, presenceChecked };
   }
   walkList(fn.body.body, true, undefined, 0);
-  return found;
+  return { reask: found, firstReturn, presenceChecked };
 
   function walkList(statements: readonly TSESTree.Statement[], certain: boolean, top: TSESTree.Statement | undefined, depth: number): Flow {
     for (const statement of statements) {
@@ -69,6 +95,7 @@ export function findReaskOnDecline(
   function walk(statement: TSESTree.Statement, certain: boolean, top: TSESTree.Statement, depth: number): Flow {
     switch (statement.type) {
       case AST_NODE_TYPES.ReturnStatement:
+        if (certain && depth === 0 && !firstReturn) firstReturn = statement;
         if (certain && !found && statement.argument && isReask(statement.argument, depth)) {
           found = { node: statement, statement: top };
         }
@@ -190,7 +217,7 @@ export function findReaskOnDecline(
         if (n.name === 'undefined') return { t: 'undef' };
         const variable = findVariable(sourceCode, n);
         const bound = variable ? hypothesis.bindings.get(variable) : undefined;
-        if (bound === 'action') return { t: 'str', v: 'decline' };
+        if (bound === 'action') return { t: 'str', v: action };
         return bound ? readValue(bound) : UNKNOWN;
       }
       case AST_NODE_TYPES.MemberExpression: {
@@ -198,7 +225,7 @@ export function findReaskOnDecline(
         if (object.t === 'undef' || object.t === 'null') return { t: 'undef' };
         if (object.t !== 'obj') return UNKNOWN;
         const name = propertyName(n.property, n.computed);
-        if (name === 'action') return { t: 'str', v: 'decline' };
+        if (name === 'action') return { t: 'str', v: action };
         if (name === 'kind' && object.form === 'view') return { t: 'str', v: 'elicit' };
         if (name === 'content') return { t: 'undef' };
         return UNKNOWN;
@@ -209,6 +236,8 @@ export function findReaskOnDecline(
         return inner === undefined ? UNKNOWN : { t: 'bool', v: !inner };
       }
       case AST_NODE_TYPES.BinaryExpression: {
+        // `'confirm' in responses`: a declined answer is present.
+        if (n.operator === 'in') return isPresenceOf(n.left, n.right) ? { t: 'bool', v: true } : UNKNOWN;
         if (!['===', '!==', '==', '!='].includes(n.operator)) return UNKNOWN;
         const same = sameValue(value(n.left), value(n.right), n.operator.length === 2);
         if (same === undefined) return UNKNOWN;
@@ -228,9 +257,27 @@ export function findReaskOnDecline(
         const t = truth(n.test);
         return t === undefined ? UNKNOWN : value(t ? n.consequent : n.alternate);
       }
+      case AST_NODE_TYPES.CallExpression: {
+        // `Object.hasOwn(responses, 'confirm')`, `responses.hasOwnProperty('confirm')`
+        const path = memberPath(n.callee);
+        if (path.join('.') === 'Object.hasOwn' && n.arguments.length === 2 && isPresenceOf(n.arguments[1], n.arguments[0])) {
+          return { t: 'bool', v: true };
+        }
+        if (path.at(-1) === 'hasOwnProperty' && n.callee.type === AST_NODE_TYPES.MemberExpression && n.arguments[0] && isPresenceOf(n.arguments[0], n.callee.object)) {
+          return { t: 'bool', v: true };
+        }
+        return UNKNOWN;
+      }
       default:
         return UNKNOWN;
     }
+  }
+
+  /** Is `key in map` a presence test of this answer? */
+  function isPresenceOf(key: TSESTree.Node, map: TSESTree.Node): boolean {
+    const present = staticString(key) === hypothesis.key && hypothesis.isResponses?.(map) === true;
+    if (present) presenceChecked = true;
+    return present;
   }
 }
 

@@ -53,6 +53,20 @@ export function readerCall(
   return withBinding(sourceCode, { node: call, key, form, responses: call.arguments[0] });
 }
 
+/**
+ * The answer of an ask awaited in place: the runtime's `await elicit(...)` in a ported handler, or a
+ * legacy `await ctx.mcpReq.elicitInput(...)`. Both are an `ElicitResult` (`{ action, content? }`); the key
+ * is the local the answer is stored in.
+ */
+export function awaitedAnswer(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  call: TSESTree.CallExpression,
+): AnswerRead | undefined {
+  const read = withBinding(sourceCode, { node: call, key: '', form: 'answer', responses: call });
+  if (!read.binding) return undefined;
+  return { ...read, key: read.binding.name };
+}
+
 /** A raw read `responses.confirm` / `ctx.mcpReq.inputResponses?.['confirm']`, if this member expression is one. */
 export function rawRead(
   sourceCode: Readonly<TSESLint.SourceCode>,
@@ -65,7 +79,7 @@ export function rawRead(
 }
 
 /** `ctx.mcpReq.inputResponses`, a destructured `inputResponses`, or a local holding it (`?? {}` allowed). */
-function isResponsesExpression(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, depth: number): boolean {
+export function isResponsesExpression(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, depth: number): boolean {
   const n = unwrap(node);
   if (n.type === AST_NODE_TYPES.LogicalExpression && n.operator === '??') return isResponsesExpression(sourceCode, n.left, depth);
   const path = memberPath(n);

@@ -147,8 +147,153 @@ function h(ctx, items) {
   }
   return go();
 }`,
+    // Valid because: a presence check comes first, so an undefined acceptedContent after it is a decline or a cancel, refused.
+    `
+async function h(args, ctx) {
+  const responses = ctx.mcpReq.inputResponses ?? {};
+  if (!('confirm' in responses)) return ${ASK};
+  const content = acceptedContent(responses, 'confirm', schema);
+  if (!content) return { content: [{ type: 'text', text: 'Not confirmed.' }] };
+  return go(content);
+}`,
+    // Valid because: the ported shape: the runtime's elicit() answer is an ElicitResult, and non-accept returns.
+    `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerTool('refund', {}, resumable('refund', async ({ orderId }, ctx) => {
+  const answer = await elicit({ message: 'Refund?', requestedSchema });
+  if (answer.action !== 'accept') return declined(answer.action);
+  return refund(orderId, answer.content);
+}));`,
+    // Valid because: a legacy answer with decline and cancel branches (what the port keeps).
+    `
+server.registerTool('t', {}, async (args, ctx) => {
+  const r = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema });
+  if (r.action === 'decline') return declined();
+  if (r.action === 'cancel') return cancelled();
+  return go(r.content);
+});`,
+    // Valid because: a hand-written server reads through an alias of the responses map and checks the action.
+    `
+handlers['tools/call'] = (params) => {
+  const inputResponses = params.inputResponses as Record<string, ElicitResult> | undefined;
+  const answer = inputResponses?.['confirm'];
+  if (!answer) return { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: q } } };
+  if (answer.action !== 'accept') return { content: [{ type: 'text', text: 'Not done.' }] };
+  return done();
+};`,
+    // Valid because: a runtime elicit() whose answer is handed whole to a helper (it may branch there).
+    `
+import { elicit } from './mrtr-flow.js';
+async function ask(q) { const a = await elicit(q); return finish(a); }`,
   ],
   invalid: [
+    // Invalid because: a hand-written server reads the answer through a local alias of the map: a decline is truthy, so it is taken as yes.
+    {
+      code: `
+handlers['tools/call'] = (params) => {
+  const inputResponses = params.inputResponses as Record<string, unknown> | undefined;
+  if (inputResponses?.['user_name']) return { content: [{ type: 'text', text: 'Hello!' }] };
+  return { resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema } } } };
+};`,
+      errors: [{ messageId: 'declineIsTruthy', line: 4, column: 7, data: { key: 'user_name', missing: 'decline or cancel' } }],
+    },
+    // Invalid because: the same in a tool handler (4-space file): the guard reads the answer the same way, at the file's indentation.
+    {
+      code: `
+server.registerTool('greet', {}, async (args, ctx) => {
+    const responses = ctx.mcpReq.inputResponses;
+    if (responses?.units) {
+        return { content: [{ type: 'text', text: 'ok' }] };
+    }
+    return wrap({ inputRequests: { units: elicitForm({ message: 'Units?', requestedSchema }) } });
+});
+function elicitForm(params) {
+    return { method: 'elicitation/create', params };
+}`,
+      errors: [
+        {
+          messageId: 'declineIsTruthy',
+          line: 4,
+          column: 9,
+          data: { key: 'units', missing: 'decline or cancel' },
+          suggestions: [
+            {
+              messageId: 'returnOnDeclineOrCancel',
+              data: { key: 'units' },
+              output: `
+server.registerTool('greet', {}, async (args, ctx) => {
+    const responses = ctx.mcpReq.inputResponses;
+    if ((responses?.units as { action?: string } | undefined)?.action === 'decline' || (responses?.units as { action?: string } | undefined)?.action === 'cancel') {
+        return { content: [{ type: 'text', text: \`Not done (\${(responses?.units as { action?: string } | undefined)?.action}).\` }] };
+    }
+    if (responses?.units) {
+        return { content: [{ type: 'text', text: 'ok' }] };
+    }
+    return wrap({ inputRequests: { units: elicitForm({ message: 'Units?', requestedSchema }) } });
+});
+function elicitForm(params) {
+    return { method: 'elicitation/create', params };
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    // Invalid because: a ported handler's elicit() answer is an ElicitResult like the legacy one: a decline must not fall through to the accept path.
+    {
+      code: `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerTool('del', {}, resumable('del', async ({ path }, ctx) => {
+    const answer = await elicit({ message: \`Delete \${path}?\`, requestedSchema });
+    if (answer.content?.confirm) await fs.rm(path);
+    return { content: [{ type: 'text', text: 'ok' }] };
+}));`,
+      errors: [
+        {
+          messageId: 'missingDeclineCancel',
+          line: 4,
+          column: 26,
+          data: { key: 'answer', missing: 'decline or cancel' },
+          suggestions: [
+            {
+              messageId: 'returnOnDeclineOrCancel',
+              data: { key: 'answer' },
+              output: `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerTool('del', {}, resumable('del', async ({ path }, ctx) => {
+    const answer = await elicit({ message: \`Delete \${path}?\`, requestedSchema });
+    if (answer?.action === 'decline' || answer?.action === 'cancel') {
+        return { content: [{ type: 'text', text: \`Not done (\${answer?.action}).\` }] };
+    }
+    if (answer.content?.confirm) await fs.rm(path);
+    return { content: [{ type: 'text', text: 'ok' }] };
+}));`,
+            },
+          ],
+        },
+      ],
+    },
+    // Invalid because: a legacy elicitInput answer that handles decline but lets a cancel through.
+    {
+      code: `
+async function h(ctx) {
+  const r = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema });
+  if (r.action === 'decline') return declined();
+  return go(r.content);
+}`,
+      errors: [{ messageId: 'missingDeclineCancel', line: 3, column: 19, data: { key: 'r', missing: 'cancel' } }],
+    },
+    // Invalid because: a presence check does not help when the refusal is missing: after it, a decline re-asks.
+    {
+      code: `
+async function h(ctx) {
+  const responses = ctx.mcpReq.inputResponses ?? {};
+  const content = acceptedContent(responses, 'confirm', schema);
+  if ('confirm' in responses && content) return go(content);
+  return ${ASK};
+}`,
+      errors: [{ messageId: 'reaskOnDecline', line: 4, column: 19, data: { key: 'confirm', line: 6 } }],
+    },
     // Invalid because: the pattern \`if (!accepted) return inputRequired(...)\` re-asks forever after a decline; reported at the read.
     {
       code: `
