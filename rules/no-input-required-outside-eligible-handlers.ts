@@ -1,12 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { INELIGIBLE_ENTRY_POINTS, MRTR_API, REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../src/vocabulary.js';
+import { INELIGIBLE_ENTRY_POINTS, MRTR_API } from '../src/vocabulary.js';
 import { lastCalleeName } from './lib/callee-name.js';
-import { NamedHandlerRoles, roleAtDefinition, roleOfMethodKey } from './lib/handler-registration.js';
+import { NamedHandlerRoles, REGISTRATION_NAMES, enclosingRole, roleOfMethodKey } from './lib/handler-registration.js';
 import { propertyName } from './lib/expressions.js';
-import type { HandlerRole } from './lib/handler-registration.js';
 import { isInputRequiredCall, isInputRequiredObject } from './lib/mrtr-shapes.js';
-import type { FunctionNode } from './lib/resolve.js';
 import { createRule } from './create-rule.js';
 
 export type Options = [];
@@ -57,38 +55,10 @@ export default createRule<Options, MessageIds>({
       },
       'Program:exit'(): void {
         for (const node of candidates) {
-          const role = enclosingRole(node);
+          const role = enclosingRole(node, named);
           if (role && !role.eligible) context.report({ node, messageId: 'ineligibleHandler', data: { handler: role.serves } });
         }
       },
     };
-
-    /** The role of the nearest enclosing function that has one (inner helpers inherit it). */
-    function enclosingRole(node: TSESTree.Node): HandlerRole | undefined {
-      for (let current = node.parent; current; current = current.parent) {
-        if (!isFunction(current)) continue;
-        const role = roleAtDefinition(current) ?? named.roleOf(current);
-        if (role) return role;
-      }
-      return undefined;
-    }
   },
 });
-
-/** Calls that can register a callback by name (the cheap test before looking at arguments). */
-const REGISTRATION_NAMES = new Set([
-  SET_REQUEST_HANDLER,
-  INELIGIBLE_ENTRY_POINTS.notificationRegistration,
-  'completable',
-  // `routes.set('tools/list', listTools)`
-  'set',
-  ...Object.keys(REGISTRATION_METHODS),
-]);
-
-function isFunction(node: TSESTree.Node): node is FunctionNode {
-  return (
-    node.type === AST_NODE_TYPES.FunctionDeclaration ||
-    node.type === AST_NODE_TYPES.FunctionExpression ||
-    node.type === AST_NODE_TYPES.ArrowFunctionExpression
-  );
-}

@@ -19,7 +19,10 @@ import { findVariable } from './resolve.js';
 
 export type HandlerRole =
   | { eligible: true; serves: string }
-  | { eligible: false; serves: string };
+  | { eligible: false; serves: string; why: IneligibleReason };
+
+/** Why a role cannot ask (the analyzer's reason id for a legacy site there, src/analyzer/reasons.ts). */
+export type IneligibleReason = 'notification-handler' | 'lifecycle-hook' | 'ineligible-request';
 
 /** v2 request-method names of common v1 request schemas, for messages (`ListToolsRequestSchema` → `tools/list`). */
 const SCHEMA_METHODS: Readonly<Record<string, string>> = {
@@ -40,6 +43,48 @@ const COMPLETABLE = 'completable';
 const RESOURCE_TEMPLATE = 'ResourceTemplate';
 /** The port's handler wrapper (docs/engine.md), imported from `./mrtr-flow.js`. */
 const RESUMABLE = 'resumable';
+
+/** The role of the nearest enclosing function that has one (inner helpers inherit it). */
+export function enclosingRole(node: TSESTree.Node, named: NamedHandlerRoles): HandlerRole | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (!isFunction(current)) continue;
+    const role = roleAtDefinition(current) ?? named.roleOf(current);
+    if (role) return role;
+  }
+  return undefined;
+}
+
+/** Is `node` inside a callback given to a timer (`setTimeout(() => …)`) before any handler encloses it? */
+export function insideTimer(node: TSESTree.Node, named: NamedHandlerRoles): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (!isFunction(current)) continue;
+    if (roleAtDefinition(current) ?? named.roleOf(current)) return false;
+    const call = current.parent;
+    if (call?.type === AST_NODE_TYPES.CallExpression && call.arguments.includes(current as TSESTree.CallExpressionArgument)) {
+      const callee = memberPath(call.callee).at(-1);
+      if (callee !== undefined && INELIGIBLE_ENTRY_POINTS.timers.includes(callee)) return true;
+    }
+  }
+  return false;
+}
+
+/** Calls that can register a callback by name (the cheap test before looking at arguments). */
+export const REGISTRATION_NAMES = new Set([
+  SET_REQUEST_HANDLER,
+  INELIGIBLE_ENTRY_POINTS.notificationRegistration,
+  COMPLETABLE,
+  // `routes.set('tools/list', listTools)`
+  'set',
+  ...Object.keys(REGISTRATION_METHODS),
+]);
+
+function isFunction(node: TSESTree.Node): node is FunctionNode {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}
 
 /** The role of a callback by where it is written (an argument, an option, an assigned hook), if it has one. */
 export function roleAtDefinition(fn: FunctionNode): HandlerRole | undefined {
@@ -101,7 +146,7 @@ function roleOfUse(node: TSESTree.Node | undefined): HandlerRole | undefined {
   if (parent.type === AST_NODE_TYPES.AssignmentExpression && parent.right === value) {
     const path = memberPath(parent.left);
     const hook = path[path.length - 1];
-    if (INELIGIBLE_ENTRY_POINTS.lifecycleHooks.includes(hook)) return { eligible: false, serves: `\`${hook}\` hook` };
+    if (INELIGIBLE_ENTRY_POINTS.lifecycleHooks.includes(hook)) return { eligible: false, serves: `\`${hook}\` hook`, why: 'lifecycle-hook' };
     // A method-keyed handler map: `handlers['tools/list'] = fn`.
     return parent.left.type === AST_NODE_TYPES.MemberExpression ? roleOfMethodKey(staticKey(parent.left)) : undefined;
   }
@@ -127,7 +172,7 @@ export function roleOfMethodKey(key: string | undefined): HandlerRole | undefine
   if (key === undefined || !(SLASHLESS_METHODS.has(key) || /^[a-z][\w-]*(\/[\w-]+)+$/i.test(key))) return undefined;
   // `elicitation/create` & co. are requests the client serves (a client's own dispatch map).
   if (Object.hasOwn(SPEC_METHODS, key)) return undefined;
-  return Object.hasOwn(ELIGIBLE_REQUEST_METHODS, key) ? { eligible: true, serves: key } : { eligible: false, serves: `\`${key}\` handler` };
+  return Object.hasOwn(ELIGIBLE_REQUEST_METHODS, key) ? { eligible: true, serves: key } : { eligible: false, serves: `\`${key}\` handler`, why: 'ineligible-request' };
 }
 
 
@@ -138,8 +183,8 @@ function roleAsArgument(call: TSESTree.CallExpression, callback: TSESTree.Node):
   if (name === SET_REQUEST_HANDLER && isLast && call.arguments.length >= 2) {
     return roleOfRequestMethod(call.arguments[0]);
   }
-  if (name === NOTIFICATION_REGISTRATION && isLast) return { eligible: false, serves: 'notification handler' };
-  if (name === COMPLETABLE) return { eligible: false, serves: 'completion callback (`completion/complete`)' };
+  if (name === NOTIFICATION_REGISTRATION && isLast) return { eligible: false, serves: 'notification handler', why: 'notification-handler' };
+  if (name === COMPLETABLE) return { eligible: false, serves: 'completion callback (`completion/complete`)', why: 'ineligible-request' };
   // `resumable(name, fn)` (the port's wrapper) hands `fn` on unchanged: the role is the wrapper's.
   if (name === RESUMABLE && call.arguments[1] === callback) return roleOfUse(call);
   // `routes.set('tools/list', fn)`: a Map used as a method-keyed dispatch table.
@@ -155,14 +200,14 @@ function roleOfRequestMethod(first: TSESTree.Node): HandlerRole | undefined {
   if (method !== undefined) {
     return Object.hasOwn(ELIGIBLE_REQUEST_METHODS, method)
       ? { eligible: true, serves: method }
-      : { eligible: false, serves: `\`${method}\` handler` };
+      : { eligible: false, serves: `\`${method}\` handler`, why: 'ineligible-request' };
   }
   const path = memberPath(first);
   const schema = path[path.length - 1];
   if (Object.hasOwn(ELIGIBLE_REQUEST_SCHEMAS, schema)) return { eligible: true, serves: ELIGIBLE_REQUEST_SCHEMAS[schema] };
-  if (Object.hasOwn(SCHEMA_METHODS, schema)) return { eligible: false, serves: `\`${SCHEMA_METHODS[schema]}\` handler` };
+  if (Object.hasOwn(SCHEMA_METHODS, schema)) return { eligible: false, serves: `\`${SCHEMA_METHODS[schema]}\` handler`, why: 'ineligible-request' };
   // Any other `*RequestSchema` is some other request; a non-literal method is unknown.
-  if (schema.endsWith('RequestSchema')) return { eligible: false, serves: `\`${schema}\` handler` };
+  if (schema.endsWith('RequestSchema')) return { eligible: false, serves: `\`${schema}\` handler`, why: 'ineligible-request' };
   return undefined;
 }
 
@@ -171,12 +216,12 @@ function roleAsTemplateOption(prop: TSESTree.Property): HandlerRole | undefined 
   const key = propertyName(prop.key, prop.computed);
   const object = prop.parent;
   if (object.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-  if (key === 'list' && isTemplateOptions(object)) return { eligible: false, serves: 'resource template `list` callback (`resources/list`)' };
+  if (key === 'list' && isTemplateOptions(object)) return { eligible: false, serves: 'resource template `list` callback (`resources/list`)', why: 'ineligible-request' };
   const outer = object.parent;
   if (outer?.type === AST_NODE_TYPES.Property && propertyName(outer.key, outer.computed) === 'complete') {
     const options = outer.parent;
     if (options.type === AST_NODE_TYPES.ObjectExpression && isTemplateOptions(options)) {
-      return { eligible: false, serves: 'resource template `complete` callback (`completion/complete`)' };
+      return { eligible: false, serves: 'resource template `complete` callback (`completion/complete`)', why: 'ineligible-request' };
     }
   }
   return undefined;

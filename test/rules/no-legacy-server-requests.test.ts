@@ -84,8 +84,66 @@ class ProtocolServer {
     // Valid because: the URL error is constructed but not thrown in a 2026 arm: only throws are sites,
     // and this throw is era-guarded by typeof.
     `if (typeof ctx.mcpReq.envelope === 'undefined') { throw new UrlElicitationRequiredError([]); }`,
+    // Valid because: the port's runtime asks the MRTR way: elicit / sample / listRoots / request from ./mrtr-flow.js.
+    `
+import { elicit, listRoots, request, resumable, sample } from './mrtr-flow.js';
+server.registerTool('t', {}, resumable('t', async (args, ctx) => {
+  const a = await elicit({ message: 'ok?', requestedSchema: {} });
+  const s = await sample({ messages: [], maxTokens: 5 });
+  const { roots } = await listRoots();
+  const r = await request({ method: 'elicitation/create', params: { message: 'm', requestedSchema: {} } });
+  return { content: [] };
+}));`,
   ],
   invalid: [
+    // Invalid because: in a notification handler MRTR cannot serve the ask: the message says what to do instead (not "port rewrites it").
+    {
+      code: `
+server.server.setNotificationHandler('notifications/initialized', async () => {
+  await server.server.listRoots();
+});`,
+      errors: [
+        {
+          messageId: 'legacyRequestUnportable',
+          line: 3,
+          column: 9,
+          data: {
+            what: '`server.server.listRoots(...)` sends a push-style roots request',
+            where: 'notification handler',
+            advice: 'Asked from a notification handler: MRTR needs a client request to answer. Ask from a tool, prompt or resource handler instead, or drop the ask.',
+          },
+        },
+      ],
+    },
+    // Invalid because: a lifecycle hook, a tools/list handler and a timer: each its own class and advice.
+    {
+      code: `
+server.server.oninitialized = async () => { await server.server.listRoots(); };
+server.server.setRequestHandler('tools/list', async (req, ctx) => { await ctx.mcpReq.elicitInput(q); return { tools }; });
+server.registerTool('later', {}, async (args, ctx) => {
+  setTimeout(async () => { await server.server.elicitInput(q); }, 1000);
+  return { content: [] };
+});`,
+      errors: [
+        { messageId: 'legacyRequestUnportable', line: 2, column: 51, data: { what: '`server.server.listRoots(...)` sends a push-style roots request', where: '`oninitialized` hook', advice: 'Asked from oninitialized/onclose or at start-up: there is no request to answer. Read the value from configuration, or ask lazily inside a tool.' } },
+        { messageId: 'legacyRequestUnportable', line: 3, column: 75, data: { what: '`ctx.mcpReq.elicitInput(...)` sends a push-style elicitation request', where: '`tools/list` handler', advice: 'Asked while serving a request other than tools/call, prompts/get or resources/read (e.g. tools/list, completion): MRTR forbids input_required there. Precompute or move it into a tool.' } },
+        { messageId: 'legacyRequestUnportable', line: 5, column: 34, data: { what: '`server.server.elicitInput(...)` sends a push-style elicitation request', where: 'timer callback', advice: 'Asked from a timer or background job: MRTR cannot push requests to the client. Move the ask into the tool call that needs it.' } },
+      ],
+    },
+    // Invalid because: a tool handler registered by name below it, and a URL-elicitation throw in a tool handler.
+    {
+      code: `
+async function deploy(args, ctx) {
+  const ok = await ctx.mcpReq.elicitInput(q);
+  if (!ok) throw new UrlElicitationRequiredError([]);
+  return { content: [] };
+}
+server.registerTool('deploy', {}, deploy);`,
+      errors: [
+        { messageId: 'legacyRequest', line: 3, column: 20, data: { callee: 'ctx.mcpReq.elicitInput', kind: 'elicitation' } },
+        { messageId: 'urlElicitationError', line: 4, column: 12 },
+      ],
+    },
     // Invalid because: the v2 context push-style elicitation; reported at the call, not at `await`.
     {
       code: `
@@ -99,14 +157,14 @@ server.registerTool('t', {}, async (args, ctx) => {
     {
       code: `await ctx.mcpReq.requestSampling({ messages: [], maxTokens: 5 });\nconst { roots } = await mcp.server.listRoots();`,
       errors: [
-        { messageId: 'legacyRequest', line: 1, column: 7, data: { callee: 'ctx.mcpReq.requestSampling', kind: 'sampling' } },
-        { messageId: 'legacyRequest', line: 2, column: 25, data: { callee: 'mcp.server.listRoots', kind: 'roots' } },
+        { messageId: 'legacyRequestOutsideHandler', line: 1, column: 7, data: { what: '`ctx.mcpReq.requestSampling(...)` sends a push-style sampling request' } },
+        { messageId: 'legacyRequestOutsideHandler', line: 2, column: 25, data: { what: '`mcp.server.listRoots(...)` sends a push-style roots request' } },
       ],
     },
     // Invalid because: casts, non-null assertions and parentheses are stripped from the callee chain.
     {
       code: `await ((ctx as any).mcpReq!).elicitInput({ message: 'm', requestedSchema: {} });`,
-      errors: [{ messageId: 'legacyRequest', line: 1, column: 7 }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 1, column: 7 }],
     },
     // Invalid because: a raw send of elicitation/create, with the method read through a local const object.
     {
@@ -115,12 +173,12 @@ const METHODS = { elicit: 'elicitation/create' } as const;
 async function ask(ctx: Ctx) {
   return ctx.mcpReq.send({ method: METHODS.elicit, params: { message: 'm', requestedSchema: {} } });
 }`,
-      errors: [{ messageId: 'legacyRequest', line: 4, column: 10, data: { callee: 'ctx.mcpReq.send', kind: 'elicitation' } }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 4, column: 10, data: { what: '`ctx.mcpReq.send(...)` sends a push-style elicitation request' } }],
     },
     // Invalid because: the request object itself is a local const holding the method literal.
     {
       code: `const req = { method: 'roots/list' }; await server.server.request(req);`,
-      errors: [{ messageId: 'legacyRequest', line: 1, column: 45, data: { callee: 'server.server.request', kind: 'roots' } }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 1, column: 45, data: { what: '`server.server.request(...)` sends a push-style roots request' } }],
     },
     // Invalid because: v1 extra.sendRequest, with a method literal and with only the result schema.
     {
@@ -128,14 +186,14 @@ async function ask(ctx: Ctx) {
 await extra.sendRequest({ method: 'sampling/createMessage', params: p }, CreateMessageResultSchema);
 await extra.sendRequest(req, types.ElicitResultSchema);`,
       errors: [
-        { messageId: 'legacyRequest', line: 2, column: 7, data: { callee: 'extra.sendRequest', kind: 'sampling' } },
-        { messageId: 'legacyRequest', line: 3, column: 7, data: { callee: 'extra.sendRequest', kind: 'elicitation' } },
+        { messageId: 'legacyRequestOutsideHandler', line: 2, column: 7, data: { what: '`extra.sendRequest(...)` sends a push-style sampling request' } },
+        { messageId: 'legacyRequestOutsideHandler', line: 3, column: 7, data: { what: '`extra.sendRequest(...)` sends a push-style elicitation request' } },
       ],
     },
     // Invalid because: a low-level Server instance not named `server`, found by its construction.
     {
       code: `const low = new Server(info, opts);\nawait low.elicitInput({ message: 'm', requestedSchema: {} });`,
-      errors: [{ messageId: 'legacyRequest', line: 2, column: 7, data: { callee: 'low.elicitInput', kind: 'elicitation' } }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 2, column: 7, data: { what: '`low.elicitInput(...)` sends a push-style elicitation request' } }],
     },
     // Invalid because: a class field typed Server, called through this.
     {
@@ -145,7 +203,7 @@ class Tools {
   constructor(p: Server) { this.proto = p; }
   async ask() { return this.proto.createMessage({ messages: [], maxTokens: 1 }); }
 }`,
-      errors: [{ messageId: 'legacyRequest', line: 5, column: 24, data: { callee: 'this.proto.createMessage', kind: 'sampling' } }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 5, column: 24, data: { what: '`this.proto.createMessage(...)` sends a push-style sampling request' } }],
     },
     // Invalid because: bare calls destructured off the legacy receivers (local and parameter patterns).
     {
@@ -155,9 +213,9 @@ await elicitInput({ message: 'm', requestedSchema: {} });
 server.tool('t', async (args, { sendRequest }) => sendRequest({ method: 'roots/list' }, ListRootsResultSchema));
 async function h(a: A, { mcpReq: { send } }: Ctx) { await send({ method: 'elicitation/create', params: {} }); }`,
       errors: [
-        { messageId: 'legacyRequest', line: 3, column: 7, data: { callee: 'elicitInput', kind: 'elicitation' } },
+        { messageId: 'legacyRequestOutsideHandler', line: 3, column: 7, data: { what: '`elicitInput(...)` sends a push-style elicitation request' } },
         { messageId: 'legacyRequest', line: 4, column: 51, data: { callee: 'sendRequest', kind: 'roots' } },
-        { messageId: 'legacyRequest', line: 5, column: 59, data: { callee: 'send', kind: 'elicitation' } },
+        { messageId: 'legacyRequestOutsideHandler', line: 5, column: 59, data: { what: '`send(...)` sends a push-style elicitation request' } },
       ],
     },
     // Invalid because: aliases of a legacy method (`const ask = ctx.mcpReq.elicitInput`, `.bind`) and a method passed on as a parameter.
@@ -169,9 +227,9 @@ const sample = mcp.server.createMessage.bind(mcp.server);
 await sample({ messages: [], maxTokens: 1 });
 async function confirm(send: Send) { return send({ method: 'elicitation/create', params: {} }); }`,
       errors: [
-        { messageId: 'legacyRequest', line: 3, column: 7, data: { callee: 'ask', kind: 'elicitation' } },
-        { messageId: 'legacyRequest', line: 5, column: 7, data: { callee: 'sample', kind: 'sampling' } },
-        { messageId: 'legacyRequest', line: 6, column: 45, data: { callee: 'send', kind: 'elicitation' } },
+        { messageId: 'legacyRequestOutsideHandler', line: 3, column: 7, data: { what: '`ask(...)` sends a push-style elicitation request' } },
+        { messageId: 'legacyRequestOutsideHandler', line: 5, column: 7, data: { what: '`sample(...)` sends a push-style sampling request' } },
+        { messageId: 'legacyRequestOutsideHandler', line: 6, column: 45, data: { what: '`send(...)` sends a push-style elicitation request' } },
       ],
     },
     // Invalid because: a client-capability check is not an era guard (a 2026 client can lack elicitation too).
@@ -180,12 +238,12 @@ async function confirm(send: Send) { return send({ method: 'elicitation/create',
 if (server.server.getClientCapabilities()?.elicitation) {
   await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} });
 }`,
-      errors: [{ messageId: 'legacyRequest', line: 3, column: 9 }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 3, column: 9 }],
     },
     // Invalid because: the legacy call sits in the MODERN arm of an era test.
     {
       code: `if (era === 'legacy') { doLegacy(); } else { await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} }); }`,
-      errors: [{ messageId: 'legacyRequest', line: 1, column: 52 }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 1, column: 52 }],
     },
     // Invalid because: the early return is for the LEGACY era, so what follows is the modern arm.
     {
@@ -194,7 +252,7 @@ async function h(ctx: Ctx) {
   if (ctx.mcpReq.envelope === undefined) return legacy();
   return ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} });
 }`,
-      errors: [{ messageId: 'legacyRequest', line: 4, column: 10 }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 4, column: 10 }],
     },
     // Invalid because: an early exit that does not always exit does not guard what follows.
     {
@@ -203,12 +261,12 @@ async function h(ctx: Ctx) {
   if (era !== 'legacy') { if (x) return modern(); }
   await ctx.mcpReq.elicitInput({ message: 'm', requestedSchema: {} });
 }`,
-      errors: [{ messageId: 'legacyRequest', line: 4, column: 9 }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 4, column: 9 }],
     },
     // Invalid because: the 2025 URL-elicitation error, reported at the throw.
     {
       code: `async function h() {\n  throw new UrlElicitationRequiredError([{ mode: 'url', url: 'https://x', message: 'm', elicitationId: 'e' }]);\n}`,
-      errors: [{ messageId: 'urlElicitationError', line: 2, column: 3 }],
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 2, column: 3, data: { what: '`throw new UrlElicitationRequiredError(...)` asks for a URL elicitation push-style' } }],
     },
   ],
 });
