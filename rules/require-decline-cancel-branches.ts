@@ -24,7 +24,6 @@ import {
 } from './lib/elicit-answers.js';
 import { calleeName, findProperty, memberPath, outermostWrapper, propertyName, staticString, unwrap } from './lib/expressions.js';
 import { FLOW_HINT, flowExportOf } from './lib/flow-runtime.js';
-import { legacyCallOf } from './lib/legacy-call-shape.js';
 import { builderName, objectLiteral } from './lib/mrtr-shapes.js';
 import type { FunctionNode } from './lib/resolve.js';
 import { enclosingFunction, findVariable, localFunction, returnedExpressions } from './lib/resolve.js';
@@ -35,7 +34,7 @@ export type MessageIds = 'reaskOnDecline' | 'acceptedContentOnly' | 'missingDecl
 const ELICIT_BUILDERS = new Set<string>([MRTR_API.builders.elicitation, MRTR_API.builders.elicitationUrl]);
 /**
  * Texts one of which every answer read contains (`inputResponse` also covers `inputResponses`; `elicit`
- * covers the runtime's `elicit(...)` and the legacy `elicitInput(...)`).
+ * covers the runtime's `elicit(...)`).
  */
 const ANSWER_HINTS = [MRTR_API.inputResponse, MRTR_API.acceptedContent, CONTINUATION_ANSWER_READER, 'elicit'];
 const OTHER_BUILDERS = new Set<string>([MRTR_API.builders.sampling, MRTR_API.builders.roots]);
@@ -141,10 +140,12 @@ export default createRule<Options, MessageIds>({
       return returned.length > 0 ? rawEntryBuilder(returned[0], depth + 1) : undefined;
     }
 
-    /** `await elicit(...)` of the runtime, or a legacy `await ctx.mcpReq.elicitInput(...)`: its answer is read right here. */
+    /**
+     * `await elicit(...)` of the runtime in a ported handler: its answer is an ElicitResult read right here,
+     * as a legacy `elicitInput` answer was (legacy calls themselves are `no-legacy-server-requests`' business).
+     */
     function asksElicitationInPlace(call: TSESTree.CallExpression): boolean {
-      if (usesFlow && flowExportOf(sourceCode, call.callee) === 'elicit') return true;
-      return legacyCallOf(sourceCode, call)?.kind === 'elicitation';
+      return usesFlow && flowExportOf(sourceCode, call.callee) === 'elicit';
     }
 
     function checkAnswer(fn: FunctionNode | undefined, key: string, keyReads: AnswerRead[]): void {

@@ -15,10 +15,29 @@ export const FLOW_MODULE = /(^|\/)mrtr-flow(\.[cm]?[jt]s)?$/;
 export const FLOW_HINT = 'mrtr-flow';
 
 /** What the runtime exports that rules care about, by exported name. */
-export type FlowExport = 'resumable' | 'once' | 'elicit' | 'sample' | 'listRoots' | 'request' | 'urlElicitationRequired';
-const FLOW_EXPORTS = new Set<FlowExport>(['resumable', 'once', 'elicit', 'sample', 'listRoots', 'request', 'urlElicitationRequired']);
-/** Runtime calls that ask the client (each may suspend the round). */
-export const FLOW_ASKS = new Set<FlowExport>(['elicit', 'sample', 'listRoots', 'request', 'urlElicitationRequired']);
+export type FlowExport =
+  | 'resumable'
+  | 'once'
+  | 'elicit'
+  | 'sample'
+  | 'listRoots'
+  | 'inputRequest'
+  | 'request'
+  | 'urlElicitationRequired'
+  | 'clientCapabilities';
+const FLOW_EXPORTS = new Set<FlowExport>([
+  'resumable',
+  'once',
+  'elicit',
+  'sample',
+  'listRoots',
+  'inputRequest',
+  'request',
+  'urlElicitationRequired',
+  'clientCapabilities',
+]);
+/** Runtime calls that ask the client (each may suspend the round); `inputRequest` is the raw `send`/`request` form. */
+export const FLOW_ASKS = new Set<FlowExport>(['elicit', 'sample', 'listRoots', 'inputRequest', 'request', 'urlElicitationRequired']);
 
 /** The exported runtime name a call's callee refers to: a binding imported from mrtr-flow, or a namespace member of it. */
 export function flowExportOf(sourceCode: Readonly<TSESLint.SourceCode>, callee: TSESTree.Node): FlowExport | undefined {

@@ -164,12 +164,11 @@ server.registerTool('refund', {}, resumable('refund', async ({ orderId }, ctx) =
   if (answer.action !== 'accept') return declined(answer.action);
   return refund(orderId, answer.content);
 }));`,
-    // Valid because: a legacy answer with decline and cancel branches (what the port keeps).
+    // Valid because: legacy elicitInput answers are not this rule's (no-legacy-server-requests reports the call).
     `
 server.registerTool('t', {}, async (args, ctx) => {
   const r = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema });
-  if (r.action === 'decline') return declined();
-  if (r.action === 'cancel') return cancelled();
+  console.log(r.action);
   return go(r.content);
 });`,
     // Valid because: a hand-written server reads through an alias of the responses map and checks the action.
@@ -273,15 +272,16 @@ server.registerTool('del', {}, resumable('del', async ({ path }, ctx) => {
         },
       ],
     },
-    // Invalid because: a legacy elicitInput answer that handles decline but lets a cancel through.
+    // Invalid because: a runtime elicit() answer that handles decline but lets a cancel through.
     {
       code: `
-async function h(ctx) {
-  const r = await ctx.mcpReq.elicitInput({ message: 'Go?', requestedSchema });
+import { elicit } from './mrtr-flow.js';
+async function confirmStep(message) {
+  const r = await elicit({ message, requestedSchema });
   if (r.action === 'decline') return declined();
   return go(r.content);
 }`,
-      errors: [{ messageId: 'missingDeclineCancel', line: 3, column: 19, data: { key: 'r', missing: 'cancel' } }],
+      errors: [{ messageId: 'missingDeclineCancel', line: 4, column: 19, data: { key: 'r', missing: 'cancel' } }],
     },
     // Invalid because: a presence check does not help when the refusal is missing: after it, a decline re-asks.
     {
