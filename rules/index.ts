@@ -6,7 +6,9 @@ import noSecretsInRequestState from './no-secrets-in-request-state.js';
 import noSideEffectsBeforeLastAnswer from './no-side-effects-before-last-answer.js';
 import noUnresolvedPortMarker from './no-unresolved-port-marker.js';
 import noUnsignedRequestState from './no-unsigned-request-state.js';
+import requireCapabilityCheck from './require-capability-check.js';
 import requireDeclineCancelBranches from './require-decline-cancel-branches.js';
+import requireRequestStateBinding from './require-request-state-binding.js';
 import requireRequestStateVerification from './require-request-state-verification.js';
 
 export const rules = {
@@ -16,7 +18,9 @@ export const rules = {
   'no-side-effects-before-last-answer': noSideEffectsBeforeLastAnswer,
   'no-unresolved-port-marker': noUnresolvedPortMarker,
   'no-unsigned-request-state': noUnsignedRequestState,
+  'require-capability-check': requireCapabilityCheck,
   'require-decline-cancel-branches': requireDeclineCancelBranches,
+  'require-request-state-binding': requireRequestStateBinding,
   'require-request-state-verification': requireRequestStateVerification,
 } satisfies Linter.PluginRules;
 

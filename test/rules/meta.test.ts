@@ -115,10 +115,14 @@ describe('rule registry', () => {
 
 /** Rules whose docs examples are complete code: each ❌ block trips the rule, each ✅ block does not. */
 const DOC_EXAMPLES_CHECKED = [
+  'no-input-required-outside-eligible-handlers',
   'no-secrets-in-request-state',
+  'no-side-effects-before-last-answer',
   'no-unresolved-port-marker',
   'no-unsigned-request-state',
+  'require-capability-check',
   'require-decline-cancel-branches',
+  'require-request-state-binding',
   'require-request-state-verification',
 ];
 
@@ -152,7 +156,44 @@ describe.each(DOC_EXAMPLES_CHECKED)('docs/rules/%s.md examples', (name) => {
 });
 
 describe('plugin object and configs', () => {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    version: string;
+    repository?: { type?: string; url?: string };
+    homepage?: string;
+    bugs?: { url?: string };
+  };
+
+  it('every docs.url is a page of the repository package.json declares, and the page exists here', () => {
+    const url = pkg.repository?.url ?? '';
+    expect(pkg.repository?.type).toBe('git');
+    const web = url.replace(/^git\+/, '').replace(/\.git$/, '');
+    expect(web).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+    expect(pkg.homepage).toBe(`${web}#readme`);
+    expect(pkg.bugs?.url).toBe(`${web}/issues`);
+    for (const file of ruleFiles) {
+      const docsUrl = (registered[file] as unknown as RuleMetaView).meta.docs?.url ?? '';
+      const prefix = `${web}/blob/main/`;
+      expect(docsUrl.startsWith(prefix), docsUrl).toBe(true);
+      expect(existsSync(join(root, docsUrl.slice(prefix.length))), docsUrl).toBe(true);
+    }
+  });
+
+  it('applies recommended and strict to sources, not tests; tests is the variant for test files', () => {
+    const { recommended, strict, tests } = plugin.configs;
+    for (const config of [recommended, strict]) {
+      expect(config.files).toEqual(['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}']);
+      expect(config.ignores).toEqual(tests.files);
+    }
+    expect(tests.name).toBe('mrtr/tests');
+    expect(tests.plugins?.mrtr).toBe(plugin);
+    const inTests = Object.keys(tests.rules ?? {});
+    // Only recommended rules, and the ones about handlers a test defines and leftover markers.
+    for (const id of inTests) expect(recommended.rules?.[id]).toBe('error');
+    expect(inTests).toContain('mrtr/no-unresolved-port-marker');
+    expect(inTests).toContain('mrtr/require-decline-cancel-branches');
+    expect(inTests).not.toContain('mrtr/no-unsigned-request-state');
+    expect(inTests).not.toContain('mrtr/require-request-state-binding');
+  });
 
   it('has meta with the package name, version and the mrtr namespace', () => {
     expect(plugin.meta).toEqual({ name: 'mrtr-port', version: pkg.version, namespace: 'mrtr' });
@@ -213,6 +254,15 @@ describe('configs in a real ESLint', () => {
     expect(messages.map((m) => `${m.ruleId} ${m.severity}`)).toEqual(['mrtr/require-request-state-verification 1']);
   });
 
+  it('lints a test file with the tests variant and leaves it out of recommended', () => {
+    const code = `const codec = createRequestStateCodec({ key: 'a fixed key for the test, 32 bytes long' });\n/* @mrtr-port-todo(raced): decide */\nrun();`;
+    const configs: Linter.Config[] = [{ files: ['**/*.ts'], languageOptions: { parser: tsParser } }, plugin.configs.recommended, plugin.configs.tests];
+    const inTest = linter.verify(code, configs, { filename: join(sandbox, 'test', 'state.test.ts') });
+    expect(inTest.map((m) => m.ruleId)).toEqual(['mrtr/no-unresolved-port-marker']);
+    const inSource = linter.verify(code, configs, { filename: join(sandbox, 'src', 'state.ts') });
+    expect(inSource.map((m) => m.ruleId).sort()).toEqual(['mrtr/no-unresolved-port-marker', 'mrtr/require-request-state-binding']);
+  });
+
   it('works on plain JavaScript with ESLint\'s default parser', () => {
     const code = [
       `import { continuation } from './mrtr-continuation.js';`,
@@ -239,7 +289,7 @@ describe('configs in a real ESLint', () => {
 
   // The port's outputs are what users get: where it ported (no marker left), strict must be quiet.
   const outputs = fg
-    .sync('fixtures/**/*.output.{ts,mts,js}', { cwd: root })
+    .sync('fixtures/**/*.{output,expected}.{ts,mts,js}', { cwd: root })
     .filter((f) => !readFileSync(join(root, f), 'utf8').includes(MARKERS.todo))
     .sort();
 
