@@ -15,6 +15,7 @@ import type { AnswerRead, ReadForm } from './lib/elicit-answers.js';
 import {
   CONTINUATION_ANSWER_READER,
   answerEscapes,
+  answerOnlyRendered,
   awaitedAnswer,
   comparedValues,
   fieldUses,
@@ -180,6 +181,8 @@ export default createRule<Options, MessageIds>({
       if (declineHandled && cancelHandled) return;
       // Handed to a helper (or returned whole): it may branch there; stay quiet rather than guess.
       if (keyReads.some(answerEscapes)) return;
+      // Only shown in the result: a decline ends in that reply, and nothing acts on a default.
+      if (keyReads.every((r) => r.form !== 'raw' && answerOnlyRendered(sourceCode, r))) return;
       const missing = !declineHandled && !cancelHandled ? 'decline or cancel' : declineHandled ? 'cancel' : 'decline';
       const truthTested = keyReads.find((r) => r.form === 'raw' && isTruthTested(r));
       context.report({

@@ -214,3 +214,56 @@ export function answerEscapes(read: AnswerRead): boolean {
     return memberPath(parent.callee)[0] !== 'console';
   });
 }
+
+/**
+ * Is the answer only written into the result the handler returns (`text: \`Mood: ${a.content?.mood ?? '-'}\``,
+ * `const verdict = a.action as string` shown in it)? Then a decline ends in a reply and nothing is done
+ * with a default: there is no branch to miss.
+ */
+export function answerOnlyRendered(sourceCode: Readonly<TSESLint.SourceCode>, read: AnswerRead): boolean {
+  const uses: TSESTree.Node[] = read.binding
+    ? (read.binding.references ?? []).filter((ref) => ref.isRead()).map((ref) => ref.identifier)
+    : [read.node];
+  return uses.length > 0 && uses.every((use) => isRendered(sourceCode, use, 0));
+}
+
+/** Does this value only flow, through field reads, fallbacks, `String(...)` and templates, into a returned value? */
+function isRendered(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node, depth: number): boolean {
+  let current: TSESTree.Node = node;
+  for (let parent = current.parent; parent; current = parent, parent = parent.parent) {
+    switch (parent.type) {
+      case AST_NODE_TYPES.MemberExpression:
+        if (parent.object !== current) return false;
+        continue;
+      case AST_NODE_TYPES.ChainExpression:
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TemplateLiteral:
+      case AST_NODE_TYPES.ArrayExpression:
+      case AST_NODE_TYPES.ObjectExpression:
+        continue;
+      case AST_NODE_TYPES.LogicalExpression:
+        if (parent.operator === '&&') return false;
+        continue;
+      case AST_NODE_TYPES.Property:
+        if (parent.value !== current) return false;
+        continue;
+      case AST_NODE_TYPES.CallExpression:
+        if (parent.callee.type !== AST_NODE_TYPES.Identifier || parent.callee.name !== 'String') return false;
+        continue;
+      case AST_NODE_TYPES.ReturnStatement:
+        return true;
+      case AST_NODE_TYPES.ArrowFunctionExpression:
+        return parent.body === current;
+      case AST_NODE_TYPES.VariableDeclarator: {
+        // `const verdict = a.action as string`: followed one local deep.
+        if (parent.init !== current || parent.id.type !== AST_NODE_TYPES.Identifier || depth > 0) return false;
+        const refs = (findVariable(sourceCode, parent.id)?.references ?? []).filter((ref) => ref.isRead());
+        return refs.length > 0 && refs.every((ref) => isRendered(sourceCode, ref.identifier, depth + 1));
+      }
+      default:
+        return false;
+    }
+  }
+  return false;
+}

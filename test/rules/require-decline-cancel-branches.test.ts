@@ -184,6 +184,18 @@ handlers['tools/call'] = (params) => {
     `
 import { elicit } from './mrtr-flow.js';
 async function ask(q) { const a = await elicit(q); return finish(a); }`,
+    // Valid because: the answer is only shown in the result (a fallback, the action through a cast local): a decline ends in that reply and nothing acts on it.
+    `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerPrompt('standup', {}, resumable('standup', async (ctx) => {
+  const answer = await elicit({ message: 'What did you do yesterday?', requestedSchema });
+  return { messages: [{ role: 'user', content: { type: 'text', text: \`Yesterday: \${String(answer.content?.text ?? '')}\` } }] };
+}));
+server.registerTool('card', {}, resumable('card', async ({ title }, ctx) => {
+  const answer = await elicit({ message: \`Render \${title}?\`, requestedSchema });
+  const verdict = answer.action as string;
+  return { content: [{ type: 'text', text: \`\${title}: \${verdict}\` }] };
+}));`,
   ],
   invalid: [
     // Invalid because: a hand-written server reads the answer through a local alias of the map: a decline is truthy, so it is taken as yes.
@@ -282,6 +294,38 @@ async function confirmStep(message) {
   return go(r.content);
 }`,
       errors: [{ messageId: 'missingDeclineCancel', line: 4, column: 19, data: { key: 'r', missing: 'cancel' } }],
+    },
+    // Invalid because: the fallback of a declined answer is handed to a call, not just shown: a decline deletes everything.
+    {
+      code: `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerTool('purge', {}, resumable('purge', async (args, ctx) => {
+  const answer = await elicit({ message: 'Which scope?', requestedSchema });
+  return { content: [{ type: 'text', text: String(await purge(answer.content?.scope ?? 'all')) }] };
+}));`,
+      errors: [
+        {
+          messageId: 'missingDeclineCancel',
+          line: 4,
+          column: 24,
+          data: { key: 'answer', missing: 'decline or cancel' },
+          suggestions: [
+            {
+              messageId: 'returnOnDeclineOrCancel',
+              data: { key: 'answer' },
+              output: `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerTool('purge', {}, resumable('purge', async (args, ctx) => {
+  const answer = await elicit({ message: 'Which scope?', requestedSchema });
+  if (answer?.action === 'decline' || answer?.action === 'cancel') {
+    return { content: [{ type: 'text', text: \`Not done (\${answer?.action}).\` }] };
+  }
+  return { content: [{ type: 'text', text: String(await purge(answer.content?.scope ?? 'all')) }] };
+}));`,
+            },
+          ],
+        },
+      ],
     },
     // Invalid because: a presence check does not help when the refusal is missing: after it, a decline re-asks.
     {
