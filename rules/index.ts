@@ -6,6 +6,7 @@ import noSecretsInRequestState from './no-secrets-in-request-state.js';
 import noSideEffectsBeforeLastAnswer from './no-side-effects-before-last-answer.js';
 import noUnresolvedPortMarker from './no-unresolved-port-marker.js';
 import noUnsignedRequestState from './no-unsigned-request-state.js';
+import requireAtMostOnceFinalRound from './require-at-most-once-final-round.js';
 import requireCapabilityCheck from './require-capability-check.js';
 import requireDeclineCancelBranches from './require-decline-cancel-branches.js';
 import requireRequestStateBinding from './require-request-state-binding.js';
@@ -18,6 +19,7 @@ export const rules = {
   'no-side-effects-before-last-answer': noSideEffectsBeforeLastAnswer,
   'no-unresolved-port-marker': noUnresolvedPortMarker,
   'no-unsigned-request-state': noUnsignedRequestState,
+  'require-at-most-once-final-round': requireAtMostOnceFinalRound,
   'require-capability-check': requireCapabilityCheck,
   'require-decline-cancel-branches': requireDeclineCancelBranches,
   'require-request-state-binding': requireRequestStateBinding,

@@ -51,6 +51,8 @@ export interface RoundTrackerOptions {
   readonly patterns: EffectPatterns;
   /** Called when a function's graph is complete and it asks (returned or runtime asks). */
   readonly onAskingFunctionEnd: (frame: Frame) => void;
+  /** Called when any function's graph is complete (a rule that follows helpers keeps their frames). */
+  readonly onFunctionEnd?: (frame: Frame) => void;
   /** Tags a call a rule wants to know about (it is then recorded in `frame.marks`), or undefined. */
   readonly markOf?: (call: TSESTree.CallExpression) => string | undefined;
 }
@@ -71,6 +73,7 @@ export function trackRounds(
     },
     onCodePathEnd(): void {
       const frame = frames.pop();
+      if (frame) options.onFunctionEnd?.(frame);
       if (frame && frame.asks.length > 0) options.onAskingFunctionEnd(frame);
     },
     onCodePathSegmentStart(segment: Segment): void {

@@ -263,7 +263,7 @@ function isPromiseCombinator(path: readonly string[]): boolean {
 }
 
 /** `name` equals a prefix or continues it with an uppercase letter, digit or `_` (camelCase word boundary). */
-function hasPrefix(name: string, prefixes: readonly string[]): boolean {
+export function hasPrefix(name: string, prefixes: readonly string[]): boolean {
   return prefixes.some(
     (prefix) => name === prefix || (name.startsWith(prefix) && /^[A-Z0-9_]/.test(name.slice(prefix.length))),
   );

@@ -13,6 +13,7 @@ import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import plugin from '../../rules/plugin.js';
 import { MARKERS } from '../../src/vocabulary.js';
+import { allowedOnPortedOutput } from '../rules/ported-outputs.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const outputs = fg.sync('fixtures/transforms/*/*.output.{ts,tsx,mjs,cjs}', { cwd: root, absolute: true }).sort();
@@ -29,9 +30,12 @@ describe('ported fixtures under the mrtr lint rules (strict)', () => {
     const results = await eslint.lintFiles(outputs);
     const problems: string[] = [];
     for (const result of results) {
-      const marked = readFileSync(result.filePath, 'utf8').includes(MARKERS.todo);
+      const text = readFileSync(result.filePath, 'utf8');
+      const marked = text.includes(MARKERS.todo);
       for (const m of result.messages) {
         if (marked && m.ruleId && MARKED_ONLY.has(m.ruleId)) continue;
+        // The two-pass shape does not claim its final round (test/rules/ported-outputs.ts).
+        if (allowedOnPortedOutput(text, m.ruleId)) continue;
         problems.push(`${relative(root, result.filePath)}:${m.line} ${m.ruleId ?? 'parse'}: ${m.message}`);
       }
     }
