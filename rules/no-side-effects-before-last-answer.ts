@@ -3,7 +3,7 @@ import { MRTR_API } from '../src/vocabulary.js';
 import { FLOW_HINT } from './lib/flow-runtime.js';
 import { closure, nextAskInSource, reachesAnAsk, trackRounds } from './lib/round-paths.js';
 import type { Frame, PathEvent } from './lib/round-paths.js';
-import { compilePatterns, within } from './lib/side-effects.js';
+import { EFFECT_OPTION_PROPERTIES, effectPatterns, within } from './lib/side-effects.js';
 import { createRule } from './create-rule.js';
 
 export type Options = [{ pureCallees?: string[]; effectCallees?: string[] }];
@@ -30,19 +30,7 @@ export default createRule<Options, MessageIds>({
       {
         type: 'object',
         additionalProperties: false,
-        properties: {
-          pureCallees: {
-            type: 'array',
-            items: { type: 'string' },
-            description:
-              'Callee patterns that only read (`*` matches anything; a pattern with a dot matches the whole callee, e.g. `db.users.select*`, without one the method name).',
-          },
-          effectCallees: {
-            type: 'array',
-            items: { type: 'string' },
-            description: 'Callee patterns that always have a side effect, awaited or not; they win over `pureCallees` and the built-in reads.',
-          },
-        },
+        properties: EFFECT_OPTION_PROPERTIES,
       },
     ],
   },
@@ -53,7 +41,7 @@ export default createRule<Options, MessageIds>({
     if (!mentionsAsk(sourceCode.text)) return {};
     const reported = new Set<TSESTree.Node>();
     const { listeners } = trackRounds(sourceCode, {
-      patterns: { pure: compilePatterns(options.pureCallees ?? []), effect: compilePatterns(options.effectCallees ?? []) },
+      patterns: effectPatterns(options),
       onAskingFunctionEnd: judge,
     });
     return listeners;

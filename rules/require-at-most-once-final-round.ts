@@ -9,7 +9,7 @@ import { localFunction } from './lib/resolve.js';
 import { isRepeatSafe } from './lib/repeat-safety.js';
 import { closure, reachesAnAsk, trackRounds } from './lib/round-paths.js';
 import type { Frame, PathEvent, Segment } from './lib/round-paths.js';
-import { compilePatterns, within } from './lib/side-effects.js';
+import { EFFECT_OPTION_PROPERTIES, compilePatterns, effectPatterns, within } from './lib/side-effects.js';
 import type { CalleePattern } from './lib/side-effects.js';
 import { createRule } from './create-rule.js';
 
@@ -37,7 +37,7 @@ export default createRule<Options, MessageIds>({
       unclaimedFinalEffect:
         'This {{what}} runs on the final round, after the answer read at line {{answerLine}}, and nothing claims that round: a client that sends the same requestState and answers again runs it again. Claim the state before it (`if (!(await claimOnce(opened))) return …`) or pass an idempotency key.',
       unclaimedFinalEffectInHelper:
-        'This call of `{{callee}}(...)` runs on the final round, after the answer read at line {{answerLine}}, and nothing claims that round: the {{what}} it leads to (line {{effectLine}}) runs again when a client sends the same requestState and answers again. Claim the state before the call (`if (!(await claimOnce(opened))) return …`), or make that effect repeat-safe.',
+        'This call of `{{callee}}(...)` runs on the final round, after the answer read at line {{answerLine}}, and nothing claims that round; it makes a {{what}} (line {{effectLine}}), which a client replaying the round (same requestState and answers) repeats. Claim the state before the call (`if (!(await claimOnce(opened))) return …`), or make that effect repeat-safe.',
       claimResultIgnored:
         'This {{what}} runs after `claimOnce(...)` (line {{claimLine}}), but the claim\'s result is dropped: it is false for a state that was already claimed, and the replay goes on. Return when it is false: `if (!(await claimOnce(opened))) return …`.',
     },
@@ -57,16 +57,7 @@ export default createRule<Options, MessageIds>({
             items: { type: 'string' },
             description: 'Callee patterns of effects that are safe to repeat, or of helpers whose callbacks are (`withIdempotencyKey`).',
           },
-          pureCallees: {
-            type: 'array',
-            items: { type: 'string' },
-            description: 'As in `no-side-effects-before-last-answer`: callee patterns that only read.',
-          },
-          effectCallees: {
-            type: 'array',
-            items: { type: 'string' },
-            description: 'As in `no-side-effects-before-last-answer`: callee patterns that always have a side effect.',
-          },
+          ...EFFECT_OPTION_PROPERTIES,
         },
       },
     ],
@@ -87,7 +78,7 @@ export default createRule<Options, MessageIds>({
     const isIdempotent = (call: TSESTree.CallExpression): boolean => matches(idempotent, memberPath(call.callee));
 
     const { listeners, recordMark } = trackRounds(sourceCode, {
-      patterns: { pure: compilePatterns(options.pureCallees ?? []), effect: compilePatterns(options.effectCallees ?? []) },
+      patterns: effectPatterns(options),
       onAskingFunctionEnd: (frame) => asking.push(frame),
       onFunctionEnd: (frame) => frameOf.set(frame.node, frame),
       markOf(call) {

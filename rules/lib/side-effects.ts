@@ -75,6 +75,26 @@ const MUTATORS = new Set([
   'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin', 'set', 'add', 'delete', 'clear',
 ]);
 
+/** The options both effect rules take, as their schemas declare them. */
+export const EFFECT_OPTION_PROPERTIES = {
+  pureCallees: {
+    type: 'array',
+    items: { type: 'string' },
+    description:
+      'Callee patterns that only read (`*` matches anything; a pattern with a dot matches the whole callee, e.g. `db.users.select*`, without one the method name).',
+  },
+  effectCallees: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'Callee patterns that always have a side effect, awaited or not; they win over `pureCallees` and the built-in reads.',
+  },
+} as const;
+
+/** The rule options' patterns, compiled. */
+export function effectPatterns(options: { pureCallees?: string[]; effectCallees?: string[] }): EffectPatterns {
+  return { pure: compilePatterns(options.pureCallees ?? []), effect: compilePatterns(options.effectCallees ?? []) };
+}
+
 /** Compiles rule-option globs: `*` is any run of characters; a pattern without `.` matches the last name. */
 export function compilePatterns(globs: readonly string[]): CalleePattern[] {
   return globs.map((glob) => {
