@@ -150,6 +150,8 @@ export default createRule<Options, MessageIds>({
     }
 
     function checkAnswer(fn: FunctionNode | undefined, key: string, keyReads: AnswerRead[]): void {
+      // `(key) => acceptedContent(responses, key)`: a generic accessor; the question is decided by its callers.
+      if (keyReads.every((r) => keyIsParameter(r))) return;
       const actionUses = keyReads.flatMap((r) => fieldUses(sourceCode, r, 'action'));
       const kindValues = keyReads.flatMap((r) => fieldUses(sourceCode, r, 'kind').flatMap(comparedValues));
       if (!isElicitation(key, keyReads, actionUses.length > 0, kindValues)) return;
@@ -191,6 +193,13 @@ export default createRule<Options, MessageIds>({
         data: { key, missing },
         suggest: guardSuggestion(fn, key, keyReads, undefined),
       });
+    }
+
+    /** Is the read's key (`reader(responses, key)`) a parameter of the function around it? */
+    function keyIsParameter(read: AnswerRead): boolean {
+      if (read.node.type !== AST_NODE_TYPES.CallExpression || read.form === 'answer') return false;
+      const key = read.node.arguments[1] && unwrap(read.node.arguments[1]);
+      return key?.type === AST_NODE_TYPES.Identifier && findVariable(sourceCode, key)?.defs[0]?.type === 'Parameter';
     }
 
     /** Only elicitation answers have decline/cancel: decide from how the key is asked and read. */

@@ -184,6 +184,12 @@ handlers['tools/call'] = (params) => {
     `
 import { elicit } from './mrtr-flow.js';
 async function ask(q) { const a = await elicit(q); return finish(a); }`,
+    // Valid because: a generic accessor reads whatever key its caller names; the callers handle (or not) each answer.
+    `
+export function createInputs(mcpReq) {
+  const responses = mcpReq?.inputResponses;
+  return { accepted: (key: string, schema?: Schema) => (schema === undefined ? acceptedContent(responses, key) : acceptedContent(responses, key, schema)) };
+}`,
     // Valid because: the answer is only shown in the result (a fallback, the action through a cast local): a decline ends in that reply and nothing acts on it.
     `
 import { elicit, resumable } from './mrtr-flow.js';
