@@ -1,7 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { MRTR_API } from '../src/vocabulary.js';
 import { createRule } from './create-rule.js';
-import { calleeName, findProperty, memberPath, outermostWrapper, propertyName, unwrap } from './lib/expressions.js';
+import { calleeName, endsWith, findProperty, memberPath, outermostWrapper, propertyName, unwrap } from './lib/expressions.js';
 import { isRequestStateAccessorCall, objectLiteral } from './lib/mrtr-shapes.js';
 import { configuresSeam, seamConfiguredInProject } from './lib/project-seam.js';
 import { findVariable, localFunction } from './lib/resolve.js';
@@ -172,13 +173,16 @@ export default createRule<Options, MessageIds>({
       return path.includes('params') || REQUEST_ROOTS.has(path[0]);
     }
 
-    /** `const { requestState } = params` (or `req.params`): the raw field, destructured. */
+    /**
+     * `const { requestState } = params` (or `req.params`, or a shim's `readMrtr(args)`): the raw field,
+     * destructured from anything but the SDK context, whose `requestState` is the accessor method.
+     */
     function isDestructuredRawState(prop: TSESTree.Property): boolean {
       if (propertyName(prop.key, prop.computed) !== STATE_FIELD || prop.value.type !== AST_NODE_TYPES.Identifier) return false;
       const declarator = prop.parent.parent;
       if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || !declarator.init) return false;
       const path = memberPath(declarator.init);
-      return path.includes('params') || REQUEST_ROOTS.has(path[0]);
+      return !endsWith(path, MRTR_API.requestStatePath.slice(0, -1));
     }
 
     /** Decoding calls the raw value reaches without passing a verifier first. */

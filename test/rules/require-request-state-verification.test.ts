@@ -121,6 +121,16 @@ handlers['tools/call'] = (params) => {
         { messageId: 'unverifiedRawState', line: 9, column: 10, data: { decoder: 'decodeState' } },
       ],
     },
+    // Invalid because: a back-compat shim hands the raw state over in the tool arguments; decoding it trusts what the client sent.
+    {
+      code: `
+server.registerTool('book', {}, async ({ _mrtr }) => {
+  const { inputResponses, requestState } = readMrtr({ _mrtr });
+  const prior = decodeState(requestState) ?? {};
+  return prior.from ? done(prior) : ask(inputResponses);
+});`,
+      errors: [{ messageId: 'unverifiedRawState', line: 4, column: 17, data: { decoder: 'decodeState' } }],
+    },
     // Invalid because: the raw field read straight off the request body.
     {
       code: `const state = JSON.parse(Buffer.from(req.body.params.requestState, 'base64url').toString());`,
