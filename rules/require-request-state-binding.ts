@@ -9,7 +9,7 @@ import { childNodes, findVariable, localFunction, singleValueOf, valuesOf } from
 import { functionProtects, keyArgument, protectingCalls } from './lib/state-crypto.js';
 
 export type Options = [{ bindingKeys?: string[]; expiryKeys?: string[] }];
-export type MessageIds = 'unboundState' | 'mintWithoutContext' | 'noExpiry' | 'constantKey';
+export type MessageIds = 'unboundState' | 'mintWithoutContext' | 'noExpiry' | 'constantKey' | 'methodOnlyBind';
 
 /** Payload keys and names that bind a state to its request: the tool, a digest of the arguments, the caller. */
 const BINDING_NAMES = [
@@ -24,6 +24,8 @@ const EXPIRY_NAMES = [
 /** The continuation helper `port` writes: its `seal(ctx, payload)` binds the principal itself, the request through `payload.bind`. */
 const CONTINUATION_MODULE = /(^|\/)mrtr-continuation(-sdk)?(\.[cm]?[jt]s)?$/;
 const MAX_DEPTH = 5;
+/** What a `bind` may read and still bind nothing: every `tools/call` request has the same method. */
+const SAME_FOR_EVERY_CALL = new Set(['mcpReq', 'method', 'jsonrpc']);
 const STATE_HINTS = ['requestState', MRTR_API.codecFactory, 'mrtr-continuation'];
 
 export default createRule<Options, MessageIds>({
@@ -42,6 +44,8 @@ export default createRule<Options, MessageIds>({
         "`{{codec}}.mint(...)` is called without the handler's ctx, but the codec binds (`bind`): mint throws a TypeError here. Pass ctx: `{{codec}}.mint(payload, ctx)`.",
       noExpiry:
         'The state sealed by `{{signer}}()` never expires: a captured state can be replayed for ever. Put an expiry (`exp`) in the sealed payload and reject the state after it when verifying.',
+      methodOnlyBind:
+        "The codec's `bind` returns only the request method, the same for every tools/call: a state minted for one tool, arguments and caller still verifies for any other. Bind the tool name, a digest of the arguments and the caller (for example `ctx.http?.authInfo?.clientId`).",
       constantKey:
         'requestState is protected with {{what}}: anyone who reads the source can mint a state that verifies. Load the key from a secret (for example `process.env.MCP_STATE_KEY`, at least 32 bytes, the same on every replica).',
     },
@@ -92,11 +96,41 @@ export default createRule<Options, MessageIds>({
       },
     };
 
-    /** `createRequestStateCodec({ key })`: the key must not be a constant. */
+    /** `createRequestStateCodec({ key, bind })`: the key must not be a constant, nor the bind the method alone. */
     function checkCodecKey(call: TSESTree.CallExpression): void {
       const options = call.arguments[0] ? objectLiteral(sourceCode, call.arguments[0]) : undefined;
       const key = options ? findProperty(options, 'key') : undefined;
       if (key) reportConstantKey(key.value);
+      const bind = options ? findProperty(options, 'bind') : undefined;
+      if (bind && bindsMethodOnly(bind.value)) context.report({ node: bind, messageId: 'methodOnlyBind' });
+    }
+
+    /** `bind: ({ mcpReq }) => mcpReq.method`: a function that reads nothing but the method and calls nothing. */
+    function bindsMethodOnly(value: TSESTree.Node): boolean {
+      const fn = unwrap(value);
+      if (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression) return false;
+      let readsMethod = false;
+      const queue: TSESTree.Node[] = [fn.body];
+      while (queue.length > 0) {
+        const node = queue.pop() as TSESTree.Node;
+        if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) return false;
+        if (node.type === AST_NODE_TYPES.MemberExpression) {
+          const name = propertyName(node.property, node.computed);
+          if (name === undefined || !SAME_FOR_EVERY_CALL.has(name)) return false;
+          if (name === 'method') readsMethod = true;
+          queue.push(node.object);
+          continue;
+        }
+        // Any other variable (a tool name, a digest computed outside) may bind more.
+        if (node.type === AST_NODE_TYPES.Identifier && !isParameterOf(node, fn)) return false;
+        queue.push(...childNodes(node));
+      }
+      return readsMethod;
+    }
+
+    function isParameterOf(id: TSESTree.Identifier, fn: FunctionNode): boolean {
+      const def = findVariable(sourceCode, id)?.defs[0];
+      return def?.type === 'Parameter' && def.node === fn;
     }
 
     /** `codec.mint(payload, ctx?)` on a codec created in this file. */

@@ -16,7 +16,9 @@ async function ask(ctx) {
 const codec = createRequestStateCodec({ key: env.STATE_KEY });
 const requestState = await codec.mint({ step: 'confirm', tool: 'refund', argsDigest: digestOf(args) });`,
     // Valid because: a per-process random key is not a constant (it is only useless across replicas).
-    `const codec = createRequestStateCodec({ key: crypto.getRandomValues(new Uint8Array(32)), bind: (ctx) => ctx.mcpReq.method });`,
+    `const codec = createRequestStateCodec({ key: crypto.getRandomValues(new Uint8Array(32)), bind: (ctx) => ctx.http?.authInfo?.clientId ?? '' });`,
+    // Valid because: a bind that reads the method and something else (a digest computed by a helper) may bind the request.
+    `const codec = createRequestStateCodec({ key: env.KEY, bind: ({ mcpReq }) => mcpReq.method + requestDigest(mcpReq) });`,
     // Valid because: the continuation helper binds the principal itself and the request through \`bind\`.
     `
 import { bindRequest, continuation } from './mrtr-continuation.js';
@@ -32,6 +34,16 @@ const r = { resultType: 'input_required', inputRequests, requestState: signState
     `async function ask(codec, ctx) { return inputRequired({ inputRequests, requestState: await codec.mint({ step: 'x' }) }); }`,
   ],
   invalid: [
+    // Invalid because: a bind that returns only the method binds nothing: every tools/call has the same method.
+    {
+      code: `
+const codec = createRequestStateCodec({ key: env.MRTR_REQUEST_STATE_KEY, bind: ({ mcpReq }) => mcpReq.method });
+const other = createRequestStateCodec({ key: env.KEY, bind: function (ctx) { return ctx.mcpReq.method; } });`,
+      errors: [
+        { messageId: 'methodOnlyBind', line: 2, column: 74 },
+        { messageId: 'methodOnlyBind', line: 3, column: 55 },
+      ],
+    },
     // Invalid because: the SDK's sample shape: mint with no ctx on a codec with no bind: a bearer token for any caller and tool.
     {
       code: `
@@ -50,7 +62,7 @@ async function ask(env) {
     // Invalid because: the codec binds, so mint without ctx throws.
     {
       code: `
-const codec = createRequestStateCodec({ key: process.env.KEY!, bind: (ctx) => ctx.mcpReq.method });
+const codec = createRequestStateCodec({ key: process.env.KEY!, bind: (ctx) => ctx.http?.authInfo?.clientId ?? '' });
 const requestState = await codec.mint({ step: 'amount' });`,
       errors: [{ messageId: 'mintWithoutContext', line: 3, column: 28, data: { codec: 'codec' } }],
     },
