@@ -216,9 +216,9 @@ export function answerEscapes(read: AnswerRead): boolean {
 }
 
 /**
- * Is the answer only written into the result the handler returns (`text: \`Mood: ${a.content?.mood ?? '-'}\``,
- * `const verdict = a.action as string` shown in it)? Then a decline ends in a reply and nothing is done
- * with a default: there is no branch to miss.
+ * Is the answer only written into the result the handler returns (`text: \`Notes: ${a.content?.text ?? ''}\``,
+ * `const verdict = a.action as string` shown in it), with no fallback but an empty one? Then a decline ends
+ * in a reply that shows no answer, and nothing acts on it: there is no branch to miss.
  */
 export function answerOnlyRendered(sourceCode: Readonly<TSESLint.SourceCode>, read: AnswerRead): boolean {
   const uses: TSESTree.Node[] = read.binding
@@ -244,6 +244,8 @@ function isRendered(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.No
         continue;
       case AST_NODE_TYPES.LogicalExpression:
         if (parent.operator === '&&') return false;
+        // `a.content?.scope ?? 'all'` shows a made-up answer as the user's: only an empty fallback is no answer.
+        if (parent.left === current && !isEmptyFallback(parent.right)) return false;
         continue;
       case AST_NODE_TYPES.Property:
         if (parent.value !== current) return false;
@@ -266,4 +268,11 @@ function isRendered(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.No
     }
   }
   return false;
+}
+
+/** `''`, `null`, `undefined`: a fallback that shows nothing in place of the answer. */
+function isEmptyFallback(node: TSESTree.Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
+  return n.type === AST_NODE_TYPES.Literal && (n.value === '' || n.value === null);
 }

@@ -301,6 +301,38 @@ async function confirmStep(message) {
 }`,
       errors: [{ messageId: 'missingDeclineCancel', line: 4, column: 19, data: { key: 'r', missing: 'cancel' } }],
     },
+    // Invalid because: a made-up fallback shown as the user's answer: a declined "which scope?" reads "Wiped all".
+    {
+      code: `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerTool('wipe', {}, resumable('wipe', async (args, ctx) => {
+  const answer = await elicit({ message: 'Which scope?', requestedSchema });
+  return { content: [{ type: 'text', text: \`Wiped \${answer.content?.scope ?? 'all'}\` }] };
+}));`,
+      errors: [
+        {
+          messageId: 'missingDeclineCancel',
+          line: 4,
+          column: 24,
+          data: { key: 'answer', missing: 'decline or cancel' },
+          suggestions: [
+            {
+              messageId: 'returnOnDeclineOrCancel',
+              data: { key: 'answer' },
+              output: `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerTool('wipe', {}, resumable('wipe', async (args, ctx) => {
+  const answer = await elicit({ message: 'Which scope?', requestedSchema });
+  if (answer?.action === 'decline' || answer?.action === 'cancel') {
+    return { content: [{ type: 'text', text: \`Not done (\${answer?.action}).\` }] };
+  }
+  return { content: [{ type: 'text', text: \`Wiped \${answer.content?.scope ?? 'all'}\` }] };
+}));`,
+            },
+          ],
+        },
+      ],
+    },
     // Invalid because: the fallback of a declined answer is handed to a call, not just shown: a decline deletes everything.
     {
       code: `
