@@ -34,10 +34,12 @@ export type MessageIds = 'reaskOnDecline' | 'acceptedContentOnly' | 'missingDecl
 
 const ELICIT_BUILDERS = new Set<string>([MRTR_API.builders.elicitation, MRTR_API.builders.elicitationUrl]);
 /**
- * Texts one of which every answer read contains (`inputResponse` also covers `inputResponses`; `elicit`
- * covers the runtime's `elicit(...)`).
+ * Texts one of which every answer read contains (`inputResponse` also covers `inputResponses`; the
+ * runtime's `elicit(...)` is imported from `./mrtr-flow.js`). A file that only makes legacy
+ * `elicitInput` calls has no answer of this rule's to check.
  */
-const ANSWER_HINTS = [MRTR_API.inputResponse, MRTR_API.acceptedContent, CONTINUATION_ANSWER_READER, 'elicit'];
+const ANSWER_HINTS = [MRTR_API.inputResponse, MRTR_API.acceptedContent, CONTINUATION_ANSWER_READER, FLOW_HINT];
+const INPUT_RESPONSES_FIELD = MRTR_API.inputResponsesPath[MRTR_API.inputResponsesPath.length - 1];
 const OTHER_BUILDERS = new Set<string>([MRTR_API.builders.sampling, MRTR_API.builders.roots]);
 /** A hand-built `inputRequests` entry (`{ method: 'elicitation/create', params }`) counts as the builder of its method. */
 const RAW_ENTRY_BUILDERS: Readonly<Record<string, string>> = {
@@ -76,6 +78,7 @@ export default createRule<Options, MessageIds>({
     // Answers are only read through `inputResponse(s)`, `acceptedContent`, the helper's reader or an awaited ask: skip other files.
     if (!ANSWER_HINTS.some((hint) => sourceCode.text.includes(hint))) return {};
     const usesFlow = sourceCode.text.includes(FLOW_HINT);
+    const readsRawMap = sourceCode.text.includes(INPUT_RESPONSES_FIELD);
     /** One level of the file's own indentation (two spaces, four, a tab), for suggested code. */
     const indentStep = indentUnit(sourceCode.lines);
     const reads: AnswerRead[] = [];
@@ -88,6 +91,8 @@ export default createRule<Options, MessageIds>({
         if (read) reads.push(read);
       },
       MemberExpression(node): void {
+        // Raw reads go through the responses map, whose name is in the text (the cheap test first).
+        if (!readsRawMap) return;
         const read = rawRead(sourceCode, node);
         if (read) reads.push(read);
       },
