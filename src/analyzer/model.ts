@@ -45,7 +45,8 @@ export interface SkippedFile {
 export interface AnalysisReport {
   tool: 'mrtr-port';
   version: 1;
-  files: { scanned: number; skipped: SkippedFile[] };
+  /** `typeChecked`: files whose sites needed the type checker (present only when some did). */
+  files: { scanned: number; skipped: SkippedFile[]; typeChecked?: number };
   sites: Site[];
   summary: { sites: number; auto: number; manual: number; unportable: number; guarded: number };
 }

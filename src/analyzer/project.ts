@@ -8,6 +8,7 @@ import { indexFile, type FileIndex } from './file-index.js';
 import { eraThroughReexports, isRelativeSpecifier, resolveRelative } from './modules.js';
 import { isSourcePath, parseSource, readSource } from './source.js';
 import type { SkippedFile } from './model.js';
+import { buildProgram } from './types.js';
 
 export type ImportTarget = { file: FileIndex; local: string } | { file: FileIndex; namespace: true };
 
@@ -176,6 +177,44 @@ export class Project {
     };
     visit(module);
     return out;
+  }
+
+  private program: ts.Program | null | undefined;
+  /** Files on whose behalf the checker was asked (the report counts them). */
+  readonly typeCheckedFiles = new Set<string>();
+
+  /**
+   * The type checker over the parsed files (and what they import), built on the first call and kept
+   * for this analysis; undefined when no program can be built. Its queries work on the analyzer's own
+   * nodes. `forFile` (the file whose question needs types) is only counted.
+   */
+  typeChecker(forFile?: FileIndex): ts.TypeChecker | undefined {
+    if (forFile) this.typeCheckedFiles.add(forFile.file);
+    return this.typeProgram()?.getTypeChecker();
+  }
+
+  /** Has a program been built yet (the checker is costly: only candidate sites syntax cannot decide ask)? */
+  programBuilt(): boolean {
+    return this.program !== undefined;
+  }
+
+  /** The program behind `typeChecker()` (for diagnostics: does a file type-check?). */
+  typeProgram(): ts.Program | undefined {
+    if (this.program === undefined) {
+      try {
+        this.program = buildProgram({ cwd: this.cwd, roots: this.parsed().map((i) => i.sf), tree: (abs) => this.treeForProgram(abs) });
+      } catch {
+        // a config or resolution the compiler cannot handle: answer "unknown" rather than fail the run
+        this.program = null;
+      }
+    }
+    return this.program ?? undefined;
+  }
+
+  /** An analyzed file's own tree (parsed now if the program reaches it first); undefined for other files. */
+  private treeForProgram(abs: string): ts.SourceFile | undefined {
+    if (!this.fileSet.has(abs)) return undefined;
+    return this.get(abs)?.sf;
   }
 
   /** The SDK era of a file: its own imports, else what its relative imports re-export. */
