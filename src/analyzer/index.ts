@@ -23,6 +23,10 @@ import { buildPlans, type FilePlan, type PlanOptions } from './plan/index.js';
 import type { HandlerKind } from '../vocabulary.js';
 
 export type { AnalysisReport, HandlerRef, Site, SkippedFile, ViaStep, Portability, SdkEra } from './model.js';
+export type { HandlerEnd, Registration, Route, RouteEnd, ViaFunction } from './reach.js';
+export type { RawSite } from './detect.js';
+export type { FileIndex } from './file-index.js';
+export { Project } from './project.js';
 export { REASONS, isReasonId, type ReasonId } from './reasons.js';
 export type { FilePlan, PlanOptions } from './plan/index.js';
 
@@ -60,6 +64,25 @@ export interface AnalyzeResult {
 }
 
 export function analyze(options: AnalyzeOptions): AnalyzeResult {
+  const { found, project, scanned } = findSites(options);
+  const planned = options.plan ? buildPlans(found, project, options.plan) : undefined;
+  const sites = found.map((f) => f.site);
+  const summary = { sites: sites.length, auto: 0, manual: 0, unportable: 0, guarded: 0 };
+  for (const s of sites) summary[s.portability]++;
+  const skipped = [...project.skipped].sort((a, b) => compare(a.file, b.file));
+  return {
+    report: { tool: 'mrtr-port', version: 1, files: { scanned, skipped, ...typeChecked(project) }, sites, summary },
+    handlers: handlerEntries(found.map((f) => f.routes)),
+    ...(planned ? { plans: planned.plans } : {}),
+  };
+}
+
+/**
+ * Every site with its verdict and the routes that reach it, sorted by file and position, and the
+ * project that parsed them (trees, imports, the type checker). What `analyze()` reports and the
+ * port's plan is built from.
+ */
+export function findSites(options: AnalyzeOptions): { found: Found[]; project: Project; scanned: number } {
   // absolute paths are the contract; a relative one is taken against cwd rather than misreported
   const files = [...new Set(options.files.map((f) => resolve(options.cwd, f)))];
   const project = new Project(options.cwd, files, options.onParse, options.texts, options.onTree);
@@ -105,18 +128,12 @@ export function analyze(options: AnalyzeOptions): AnalyzeResult {
       project.skipped.push({ file: index.rel, reason: `analyzer-error: ${(err as Error).message}` });
     }
   }
-
   found.sort((a, b) => compare(a.site.file, b.site.file) || a.site.line - b.site.line || a.site.column - b.site.column);
-  const planned = options.plan ? buildPlans(found, project, options.plan) : undefined;
-  const sites = found.map((f) => f.site);
-  const summary = { sites: sites.length, auto: 0, manual: 0, unportable: 0, guarded: 0 };
-  for (const s of sites) summary[s.portability]++;
-  const skipped = [...project.skipped].sort((a, b) => compare(a.file, b.file));
-  return {
-    report: { tool: 'mrtr-port', version: 1, files: { scanned: files.length, skipped }, sites, summary },
-    handlers: handlerEntries(found.map((f) => f.routes)),
-    ...(planned ? { plans: planned.plans } : {}),
-  };
+  return { found, project, scanned: files.length };
+}
+
+function typeChecked(project: Project): { typeChecked?: number } {
+  return project.typeCheckedFiles.size > 0 ? { typeChecked: project.typeCheckedFiles.size } : {};
 }
 
 function addLeads(node: ts.Node, index: FileIndex, leads: Set<string>, fresh: Set<string>): void {
@@ -127,12 +144,15 @@ function addLeads(node: ts.Node, index: FileIndex, leads: Set<string>, fresh: Se
   }
 }
 
-interface Found {
+/** One site as found: the report entry, the legacy call in its file, and the routes from it to eligible handlers. */
+export interface Found {
   site: Site;
-  routes: Route[];
-  /** The legacy call as parsed, and its file (the plan edits them). */
+  /** The legacy call (`raw.call`) and the node its position is reported at (`raw.node`). */
   raw: RawSite;
+  /** The parsed file holding the site. */
   file: FileIndex;
+  /** Every route that reaches an eligible handler (its registration, the helpers crossed with their calls). */
+  routes: Route[];
 }
 
 /** The sites of one file with their verdicts, and the handler routes that reach each. */
@@ -167,9 +187,9 @@ function sitesOf(index: FileIndex, project: Project, reach: Reach): Found[] {
         portability: verdict.portability,
         reasons: verdict.reasons,
       },
-      routes: verdict.handlerRoutes,
       raw,
       file: index,
+      routes: verdict.handlerRoutes,
     });
   }
   return out;

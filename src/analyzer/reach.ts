@@ -19,10 +19,41 @@ export interface ViaFunction {
   fn: ts.FunctionLikeDeclaration;
   file: FileIndex;
   name: string;
+  /**
+   * The call, inside the previous function of the route (the handler for the first step), that
+   * invokes this helper; undefined when the edge is not a direct call (a callback passed on).
+   */
+  call: ts.CallExpression | undefined;
+}
+
+/** The registration call a handler is given to: what `port` wraps and names. */
+export interface Registration {
+  /** `registerTool(…)`, `tool(…)`, `setRequestHandler(…)`, … */
+  call: ts.CallExpression;
+  /** The argument that is, or leads to, the handler (the last one): a function, a name, a wrapper or factory call. */
+  handlerArg: ts.Expression;
+  /** The tool/prompt/resource name argument; undefined for `setRequestHandler`. */
+  nameArg: ts.Expression | undefined;
+  /** The file the registration call is in (not always the handler's). */
+  file: FileIndex;
+}
+
+export interface HandlerEnd {
+  type: 'handler';
+  kind: HandlerKind;
+  name: string | null;
+  nameDynamic: boolean;
+  /** The function the port treats as the handler body. */
+  fn: ts.FunctionLikeDeclaration;
+  file: FileIndex;
+  /** Where it is registered; absent when a framework registers it (`framework` then names it). */
+  registration?: Registration;
+  /** The framework that registers the handler (decorators), when no registration call is visible. */
+  framework?: string;
 }
 
 export type RouteEnd =
-  | { type: 'handler'; kind: HandlerKind; name: string | null; nameDynamic: boolean; fn: ts.FunctionLikeDeclaration; file: FileIndex }
+  | HandlerEnd
   | { type: 'unportable'; reason: ReasonId }
   | { type: 'client' };
 
@@ -87,7 +118,15 @@ export class Reach {
     if (entry && isHelperCall && verdict?.type === 'handler' && returnsDirectly(node, fn)) {
       const handlerFn = w.via[w.via.length - 1];
       const name = verdict.name ?? w.nameFromTable ?? narrowedName(node, fn);
-      const end: RouteEnd = { type: 'handler', kind: verdict.kind, name, nameDynamic: verdict.nameDynamic, fn: handlerFn.fn, file: handlerFn.file };
+      const end: RouteEnd = {
+        type: 'handler',
+        kind: verdict.kind,
+        name,
+        nameDynamic: verdict.nameDynamic,
+        fn: handlerFn.fn,
+        file: handlerFn.file,
+        registration: registrationOf(verdict, file),
+      };
       out.push(this.route(end, this.wrappedIf(entry, { ...w, via: w.via.slice(0, -1), guarded })));
       return;
     }
@@ -103,7 +142,7 @@ export class Reach {
     const seen = new Set(w.seen).add(fn);
     const entry = verdictOf(fn);
     if (entry) {
-      out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w), this.wrappedIf(entry, w)));
+      out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w, file), this.wrappedIf(entry, w)));
       return;
     }
     const holder = outerParent(fn).parent;
@@ -117,7 +156,7 @@ export class Reach {
     if (callbacks) {
       // a member of an object of callbacks handed to a call (`registerToolTask(name, cfg, { createTask() {…} })`)
       const v = classifyCallbackArgument(callbacks.call, callbacks.index);
-      if (v && v.type !== 'handler') out.push(this.route(this.endOf(v, fn, file, inner, w), w));
+      if (v && v.type !== 'handler') out.push(this.route(this.endOf(v, fn, file, inner, w, file), w));
       else this.walkOutOf(callbacks.call, file, { ...w, seen, reasons: [...w.reasons, 'nested-callback'] }, out);
       return;
     }
@@ -137,7 +176,7 @@ export class Reach {
         const call = r.parent;
         if (!call || !ts.isCallExpression(call) || outerParent(call.expression) !== r) continue;
         const entry = entryForArgument(call);
-        if (entry) out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w), this.wrappedIf(entry, w)));
+        if (entry) out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w, ref.file), this.wrappedIf(entry, w)));
       }
       if (out.length === before) out.push(this.route({ type: 'unportable', reason: 'no-handler' }, w));
       return;
@@ -172,20 +211,21 @@ export class Reach {
     }
     const p = r.parent;
     if (!p) return;
-    const helper: ViaFunction = { fn, file: fnFile, name };
     if (ts.isCallExpression(p) && unwrap(p.expression) === unwrap(r as ts.Expression)) {
+      const helper: ViaFunction = { fn, file: fnFile, name, call: p };
       this.walk(p, ref.file, true, p.arguments, { ...w, via: [...w.via, helper], nameFromTable: ref.tableKey }, out);
       return;
     }
+    const helper: ViaFunction = { fn, file: fnFile, name, call: undefined };
     if (ts.isCallExpression(p) && p.arguments.some((a) => outerParent(a) === r)) {
       const entry = entryForArgument(r);
-      if (entry) out.push(this.route(this.endOf(entry.verdict, fn, fnFile, fn, w), this.wrappedIf(entry, w)));
+      if (entry) out.push(this.route(this.endOf(entry.verdict, fn, fnFile, fn, w, ref.file), this.wrappedIf(entry, w)));
       else this.walkOutOf(p, ref.file, { ...w, via: [...w.via, helper], reasons: [...w.reasons, 'nested-callback'] }, out);
       return;
     }
     const assigned = classifyAssignment(r);
     if (assigned) {
-      out.push(this.route(this.endOf(assigned, fn, fnFile, fn, w), w));
+      out.push(this.route(this.endOf(assigned, fn, fnFile, fn, w, ref.file), w));
       return;
     }
     if (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) {
@@ -221,7 +261,8 @@ export class Reach {
     return refs;
   }
 
-  private endOf(verdict: EntryVerdict, fn: ts.FunctionLikeDeclaration, file: FileIndex, inner: ts.Node, w: Walk): RouteEnd {
+  /** `regFile`: the file of the call that classified the entry (the registration, for handlers). */
+  private endOf(verdict: EntryVerdict, fn: ts.FunctionLikeDeclaration, file: FileIndex, inner: ts.Node, w: Walk, regFile: FileIndex): RouteEnd {
     switch (verdict.type) {
       case 'handler': {
         // `registerTool(def.name, def.config, def.handler)` over `{ name: 'refund', handler: async … }`
@@ -233,6 +274,7 @@ export class Reach {
           nameDynamic: verdict.nameDynamic && sibling === undefined,
           fn,
           file,
+          registration: registrationOf(verdict, regFile),
         };
       }
       case 'factory':
@@ -343,6 +385,17 @@ function entryForArgument(expr: ts.Node): Entry | undefined {
     outer = outerParent(p);
   }
   return undefined;
+}
+
+/** The registration an eligible-handler verdict came from, with the arguments `port` edits. */
+function registrationOf(verdict: Extract<EntryVerdict, { type: 'handler' }>, file: FileIndex): Registration {
+  const call = verdict.registration;
+  return {
+    call,
+    handlerArg: call.arguments[call.arguments.length - 1],
+    nameArg: verdict.lowLevel ? undefined : call.arguments[0],
+    file,
+  };
 }
 
 /** Is `node` the callee of a call (`x.handler(…)`)? */

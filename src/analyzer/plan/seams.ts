@@ -84,12 +84,12 @@ function seamOf(call: ts.CallExpression, file: FileIndex, lowLevel: boolean): Re
  * call in `caller` (nested callbacks included) whose callee is named like the helper.
  */
 export function hopCalls(caller: ts.FunctionLikeDeclaration, helper: ViaFunction): ts.CallExpression[] {
-  const given = (helper as { call?: ts.CallExpression }).call;
-  if (given) return [given];
-  if ('call' in helper) return []; // the walker says: not a direct call (a callback passed on)
+  const hop: { name: string; call?: ts.CallExpression } = helper;
+  if (hop.call) return [hop.call];
+  if ('call' in hop) return []; // the walker says: not a direct call (a callback passed on)
   const out: ts.CallExpression[] = [];
   const visit = (n: ts.Node): void => {
-    if (ts.isCallExpression(n) && calleeName(n) === helper.name) out.push(n);
+    if (ts.isCallExpression(n) && calleeName(n) === hop.name) out.push(n);
     // `this.run.bind(this)(…)` and `helper.call(this, …)` are not followed: the walker marks them
     ts.forEachChild(n, visit);
   };
