@@ -64,12 +64,18 @@ export interface LegacyMethod {
    * Bare raw senders still need a spec method literal.
    */
   readonly bareAllowed: boolean;
+  /**
+   * Is the name alone a legacy request wherever the file is server-side code (`elicitInput`,
+   * `requestSampling`: nothing else is called so)? Then any receiver counts when the adapter says the
+   * file is server-side (`CallShape.serverSideFile`).
+   */
+  readonly distinctive?: boolean;
 }
 
 /** Every legacy push-style method, by the property name called. */
 export const LEGACY_METHODS: readonly LegacyMethod[] = [
-  { name: 'elicitInput', form: 'elicitInput', kind: 'elicitation', receivers: ['mcpReq', 'server'], bareAllowed: true },
-  { name: 'requestSampling', form: 'requestSampling', kind: 'sampling', receivers: ['mcpReq'], bareAllowed: true },
+  { name: 'elicitInput', form: 'elicitInput', kind: 'elicitation', receivers: ['mcpReq', 'server'], bareAllowed: true, distinctive: true },
+  { name: 'requestSampling', form: 'requestSampling', kind: 'sampling', receivers: ['mcpReq'], bareAllowed: true, distinctive: true },
   // `createMessage`/`listRoots` are common names elsewhere (LLM clients): only on a protocol Server.
   { name: 'createMessage', form: 'createMessage', kind: 'sampling', receivers: ['server'], bareAllowed: false },
   { name: 'listRoots', form: 'listRoots', kind: 'roots', receivers: ['server'], bareAllowed: false },
@@ -125,6 +131,13 @@ export interface CallShape {
   readonly receiverIsServer?: boolean;
   /** The bare callee was destructured from, or is a parameter fed by, a legacy receiver. */
   readonly bareFromLegacyReceiver?: boolean;
+  /**
+   * The adapter's verdict, by following the value (variables, parameters, fields, types), of the role
+   * the receiver plays, whatever it is called (`const sdk = mcp.server; sdk.createMessage(…)`).
+   */
+  readonly receiverRole?: ReceiverRole;
+  /** The adapter knows the call is in server-side code (not a client-only file): distinctive names count on any receiver. */
+  readonly serverSideFile?: boolean;
 }
 
 export interface LegacyCallMatch {
@@ -151,7 +164,7 @@ export function matchLegacyCall(shape: CallShape): LegacyCallMatch | undefined {
     // A bare `send(...)`/`elicitInput(...)` is only legacy when it came off a legacy receiver;
     // a bare `sendRequest` is distinctive enough with a spec method literal.
     if (!shape.bareFromLegacyReceiver && method.name !== 'sendRequest') return undefined;
-  } else if (!method.receivers.some((role) => receiverPlays(role, receiver, shape))) {
+  } else if (!method.receivers.some((role) => receiverPlays(role, receiver, shape)) && !(method.distinctive && shape.serverSideFile)) {
     return undefined;
   }
 
@@ -162,6 +175,7 @@ export function matchLegacyCall(shape: CallShape): LegacyCallMatch | undefined {
 
 function receiverPlays(role: ReceiverRole, receiver: readonly string[], shape: CallShape): boolean {
   const last = receiver[receiver.length - 1];
+  if (shape.receiverRole === role) return true;
   switch (role) {
     case 'mcpReq':
       return last === MCP_REQ_SEGMENT;

@@ -1,10 +1,12 @@
 /**
- * One verdict per site from all the routes that reach it.
+ * One verdict per site from all the routes that reach it, and one per route.
  * - only client-side routes: not a server site at all (dropped);
  * - every remaining route behind an era guard: `guarded`;
  * - some route reaches an eligible handler: `auto` when every such route is in auto shape and no
  *   route ends outside an eligible request, else `manual` with every reason found;
- * - otherwise: `unportable`, with the reasons of the entry points reached.
+ * - no eligible handler, but some route found no caller (`no-handler`, manual): `manual` — an
+ *   eligible request may still be in flight through code not seen;
+ * - otherwise: `unportable`, with the reasons of the entry points reached (each proves it).
  * The reported handler is the first eligible one (by file and line); `handlers` lists them all.
  */
 import type { Portability } from './model.js';
@@ -18,6 +20,8 @@ export interface Verdict {
   shown: Route | undefined;
   /** Every route that reaches an eligible handler (for the per-handler index). */
   handlerRoutes: Route[];
+  /** Every server-side route (handlers and other entries), for the report's per-entry verdicts. */
+  serverRoutes: Route[];
 }
 
 const REASON_ORDER = Object.keys(REASONS) as ReasonId[];
@@ -25,28 +29,44 @@ const REASON_ORDER = Object.keys(REASONS) as ReasonId[];
 export function classifyRoutes(routes: readonly Route[]): Verdict | undefined {
   const serverRoutes = routes.filter((r) => r.end.type !== 'client');
   if (routes.length > 0 && serverRoutes.length === 0) return undefined;
-  if (serverRoutes.length === 0) return { portability: 'unportable', reasons: ['no-handler'], shown: undefined, handlerRoutes: [] };
+  if (serverRoutes.length === 0) return { portability: 'manual', reasons: ['no-handler'], shown: undefined, handlerRoutes: [], serverRoutes: [] };
 
   const handlerRoutes = sortRoutes(serverRoutes.filter((r) => r.end.type === 'handler'));
   const open = serverRoutes.filter((r) => !r.guarded);
   if (open.length === 0) {
-    return { portability: 'guarded', reasons: ['era-guarded'], shown: handlerRoutes[0] ?? serverRoutes[0], handlerRoutes };
+    return { portability: 'guarded', reasons: ['era-guarded'], shown: handlerRoutes[0] ?? serverRoutes[0], handlerRoutes, serverRoutes };
   }
   const eligible = sortRoutes(open.filter((r) => r.end.type === 'handler'));
   const elsewhere = open.filter((r) => r.end.type === 'unportable');
-  if (eligible.length > 0) {
-    const reasons = new Set<ReasonId>();
-    for (const r of eligible) {
-      for (const id of r.reasons) reasons.add(id);
-      if (r.end.type === 'handler' && r.end.nameDynamic) reasons.add('unknown-handler-shape');
-    }
-    for (const r of elsewhere) if (r.end.type === 'unportable') reasons.add(r.end.reason);
-    const manual = [...reasons].some((id) => REASONS[id].portability !== 'auto');
-    return { portability: manual ? 'manual' : 'auto', reasons: ordered(reasons), shown: eligible[0], handlerRoutes };
-  }
   const reasons = new Set<ReasonId>();
+  for (const r of eligible) for (const id of routeReasons(r)) reasons.add(id);
   for (const r of elsewhere) if (r.end.type === 'unportable') reasons.add(r.end.reason);
-  return { portability: 'unportable', reasons: ordered(reasons), shown: elsewhere[0], handlerRoutes };
+  const manual = [...reasons].some((id) => REASONS[id].portability === 'manual');
+  if (eligible.length > 0) {
+    return { portability: manual || elsewhere.length > 0 ? 'manual' : 'auto', reasons: ordered(reasons), shown: eligible[0], handlerRoutes, serverRoutes };
+  }
+  return { portability: manual ? 'manual' : 'unportable', reasons: ordered(reasons), shown: elsewhere[0], handlerRoutes, serverRoutes };
+}
+
+/** The verdict of one route alone. */
+export function classifyRoute(route: Route): { portability: Portability; reasons: ReasonId[] } {
+  if (route.guarded) return { portability: 'guarded', reasons: ['era-guarded'] };
+  if (route.end.type === 'unportable') {
+    const reasons = [route.end.reason];
+    return { portability: REASONS[route.end.reason].portability === 'manual' ? 'manual' : 'unportable', reasons };
+  }
+  const reasons = ordered(new Set(routeReasons(route)));
+  return { portability: reasons.some((id) => REASONS[id].portability === 'manual') ? 'manual' : 'auto', reasons };
+}
+
+/** The reasons a route to an eligible handler carries, its handler's own included. */
+function routeReasons(r: Route): ReasonId[] {
+  const out = [...r.reasons];
+  if (r.end.type === 'handler') {
+    if (r.end.nameDynamic) out.push('unknown-handler-shape');
+    if (r.end.framework) out.push('framework-registration');
+  }
+  return out;
 }
 
 function ordered(ids: Set<ReasonId>): ReasonId[] {

@@ -3,9 +3,11 @@
  * `matchLegacyCall` whether it is a legacy server→client request.
  */
 import ts from 'typescript';
-import { enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
-import type { FileIndex } from './file-index.js';
-import { LEGACY_METHODS, matchLegacyCall, TASK_STREAM_METHODS, URL_ELICITATION_ERROR, type CallShape, type SiteForm, type SiteKind } from '../vocabulary.js';
+import { enclosingFunction, memberChain, outerParent, propertyNameText, stringValue, unwrap } from './ast.js';
+import { resolveBinding } from './bindings.js';
+import type { FileIndex, LegacyAlias } from './file-index.js';
+import type { ValueRole } from './receivers.js';
+import { LEGACY_METHODS, matchLegacyCall, TASK_STREAM_METHODS, URL_ELICITATION_ERROR, type CallShape, type LegacyCallMatch, type SiteForm, type SiteKind } from '../vocabulary.js';
 
 export interface RawSite {
   /** The node whose start is the reported position: the call, or the `throw` statement. */
@@ -17,21 +19,38 @@ export interface RawSite {
   stream: boolean;
 }
 
+/** How detection learns what a receiver holds beyond its spelling (flow, then types). */
+export interface ReceiverEvidence {
+  /** Syntax: the value followed through the program. */
+  flow(receiver: ts.Expression, index: FileIndex): ValueRole | undefined;
+}
+
+/** A call that is a site only if its receiver turns out to be a protocol server (or `mcpReq`): the checker decides. */
+export interface UndecidedCall {
+  call: ts.CallExpression;
+  receiver: ts.Expression;
+  /** What the receiver would have to be. */
+  needs: 'server' | 'mcpReq';
+}
+
 const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
 
-export function detectSite(call: ts.CallExpression | ts.NewExpression, index: FileIndex): RawSite | undefined {
-  if (ts.isNewExpression(call)) return detectUrlElicitationThrow(call);
-  // cheap reject before building the member chain: most calls are not legacy names nor aliases of one
-  const head = unwrap(call.expression);
-  const last = ts.isPropertyAccessExpression(head) ? head.name.text : ts.isIdentifier(head) ? head.text : ts.isElementAccessExpression(head) ? '?' : '';
-  if (!LEGACY_NAMES.has(last) && !(ts.isIdentifier(head) && index.legacyAliases.has(last)) && last !== '?') return undefined;
+export type Detection = { site: RawSite } | { undecided: UndecidedCall } | undefined;
+
+export function detectSite(call: ts.CallExpression | ts.NewExpression, index: FileIndex, evidence?: ReceiverEvidence): Detection {
+  if (ts.isNewExpression(call)) {
+    const site = detectUrlElicitationThrow(call);
+    return site ? { site } : undefined;
+  }
   const written = memberChain(call.expression);
   let callee = written;
+  let receiverExpr = receiverOf(call.expression);
   let bareFromLegacyReceiver = false;
   if (written.length === 1) {
-    const alias = index.legacyAliases.get(written[0]);
-    if (Array.isArray(alias)) {
-      callee = alias;
+    const alias = index.legacyAliases.has(written[0]) ? aliasAt(unwrap(call.expression), written[0]) : undefined;
+    if (alias) {
+      callee = alias.chain;
+      receiverExpr = alias.receiver;
       bareFromLegacyReceiver = true;
     } else if (isParameterNamed(call, written[0])) {
       // a legacy method passed on as an argument: `async function ask(send) { await send({ method: 'elicitation/create', … }) }`
@@ -40,22 +59,89 @@ export function detectSite(call: ts.CallExpression | ts.NewExpression, index: Fi
   }
   const name = callee[callee.length - 1];
   if (!LEGACY_NAMES.has(name)) return undefined;
-  if (isSdkInternal(call)) return undefined;
+  if (receiverExpr && isOwnMethodCall(receiverExpr, name)) return undefined;
 
   const request = call.arguments[0] ? resolveObjectLiteral(call.arguments[0]) : undefined;
   const methodProp = request ? findProperty(request, 'method') : undefined;
   const second = call.arguments[1] ? unwrap(call.arguments[1]) : undefined;
   const receiver = callee.slice(0, -1);
-  const shape: CallShape = {
+  const base: CallShape = {
     callee,
     methodLiteral: methodProp && ts.isPropertyAssignment(methodProp) ? stringValue(methodProp.initializer) : undefined,
     resultSchemaName: second && (ts.isIdentifier(second) || ts.isPropertyAccessExpression(second)) ? memberChain(second).at(-1) : undefined,
     receiverIsServer: receiver.length > 0 && isServerReceiver(receiver, index),
     bareFromLegacyReceiver,
+    serverSideFile: isServerSide(index),
   };
-  const match = matchLegacyCall(shape);
-  if (!match) return undefined;
-  return { node: call, call, kind: match.kind, form: match.form, stream: TASK_STREAM_METHODS.includes(match.method.name) };
+  const site = (match: LegacyCallMatch): Detection => ({
+    site: { node: call, call, kind: match.kind, form: match.form, stream: TASK_STREAM_METHODS.includes(match.method.name) },
+  });
+  const direct = matchLegacyCall(base);
+  if (direct) return site(direct);
+  if (!receiverExpr || receiver.length === 0) return undefined;
+
+  // the spelling did not decide: would a server (or mcpReq) receiver make it a site? then follow the value
+  const asServer = matchLegacyCall({ ...base, receiverRole: 'server' });
+  const asMcpReq = asServer ? undefined : matchLegacyCall({ ...base, receiverRole: 'mcpReq' });
+  if (!asServer && !asMcpReq) return undefined;
+  const role = evidence?.flow(receiverExpr, index);
+  // a handler context is a protocol object too: its createMessage/listRoots are never an LLM client's
+  if (asServer && (role === 'server' || role === 'context')) return site(asServer);
+  if (asMcpReq && role === 'mcpReq') return site(asMcpReq);
+  if (role !== undefined || !ts.isCallExpression(call)) return undefined;
+  return { undecided: { call, receiver: receiverExpr, needs: asServer ? 'server' : 'mcpReq' } };
+}
+
+/** The site an undecided call is once the checker says its receiver is what it needs. */
+export function siteOfConfirmed(u: UndecidedCall, index: FileIndex): RawSite | undefined {
+  const found = detectSite(u.call, index, { flow: () => (u.needs === 'server' ? 'server' : 'mcpReq') });
+  return found && 'site' in found ? found.site : undefined;
+}
+
+/** Sites, and calls only types can decide, of one parsed file. */
+export function detectSites(index: FileIndex, evidence: ReceiverEvidence): { sites: RawSite[]; undecided: UndecidedCall[] } {
+  const sites: RawSite[] = [];
+  const undecided: UndecidedCall[] = [];
+  for (const call of index.candidates) {
+    const found = detectSite(call, index, evidence);
+    if (!found) continue;
+    if ('site' in found) sites.push(found.site);
+    else undecided.push(found.undecided);
+  }
+  return { sites, undecided };
+}
+
+/**
+ * A file that imports only the client side of the SDK answers requests; every other file may send
+ * them. A test file drives a server through a client and is judged by its calls.
+ */
+export function isServerSide(index: FileIndex): boolean {
+  return index.isTest || !(index.sides.has('client') && !index.sides.has('server'));
+}
+
+/**
+ * The legacy method a bare name stands for where it is called: the declaration in scope,
+ * `const ask = ctx.mcpReq.elicitInput` (optionally `.bind(…)`) or `const { send } = ctx.mcpReq`.
+ */
+function aliasAt(at: ts.Node, name: string): LegacyAlias | undefined {
+  const b = resolveBinding(at, name);
+  if (b && ts.isVariableDeclaration(b) && b.initializer) {
+    const init = unwrap(b.initializer);
+    const target = ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && init.expression.name.text === 'bind' ? init.expression.expression : init;
+    if (ts.isPropertyAccessExpression(target) && LEGACY_NAMES.has(target.name.text)) return { chain: memberChain(target), receiver: target.expression };
+  }
+  if (b && ts.isBindingElement(b) && ts.isObjectBindingPattern(b.parent) && ts.isVariableDeclaration(b.parent.parent) && b.parent.parent.initializer) {
+    const prop = propertyNameText(b.propertyName ?? b.name);
+    const init = b.parent.parent.initializer;
+    if (prop && LEGACY_NAMES.has(prop)) return { chain: [...memberChain(init), prop], receiver: init };
+  }
+  return undefined;
+}
+
+/** The receiver expression of a member call's callee (`a.b` in `a.b.c(…)`), if it has one. */
+function receiverOf(callee: ts.Expression): ts.Expression | undefined {
+  const e = unwrap(callee);
+  return ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) ? e.expression : undefined;
 }
 
 /** `throw new UrlElicitationRequiredError(...)`; a bare `new` (not thrown on the spot) is not a site. */
@@ -64,7 +150,6 @@ function detectUrlElicitationThrow(expr: ts.NewExpression): RawSite | undefined 
   if (chain[chain.length - 1] !== URL_ELICITATION_ERROR) return undefined;
   const holder = outerParent(expr).parent;
   if (!holder || !ts.isThrowStatement(holder)) return undefined;
-  if (isSdkInternal(expr)) return undefined;
   return { node: holder, call: expr, kind: 'elicitation', form: 'url-elicitation-error', stream: false };
 }
 
@@ -82,17 +167,33 @@ function isParameterNamed(node: ts.Node, name: string): boolean {
 }
 
 /**
- * SDK-internals-like code: the implementation of a legacy method itself (a class member named
- * `elicitInput`, `createMessage`, `request`, …), not a use of it.
+ * `this.m(…)` / `super.m(…)` (or through a getter that returns `this`): the object's own method, not
+ * a request to the client. A class that declares `m` implements it (the SDK's `Server#elicitInput`
+ * calling `this.request`, a repo's forwarder): its site, if any, is inside. Only a class extending the
+ * SDK's server inherits the real method.
  */
-function isSdkInternal(node: ts.Node): boolean {
-  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
-    if (owningClass(fn)) {
-      const name = functionName(fn);
-      if (name && LEGACY_NAMES.has(name)) return true;
-    }
-  }
-  return false;
+function isOwnMethodCall(receiver: ts.Expression, name: string): boolean {
+  const r = unwrap(receiver);
+  let self: ts.Node | undefined;
+  if (r.kind === ts.SyntaxKind.ThisKeyword || r.kind === ts.SyntaxKind.SuperKeyword) self = r;
+  else if (ts.isPropertyAccessExpression(r) && unwrap(r.expression).kind === ts.SyntaxKind.ThisKeyword && isGetterOfOwnClass(r)) self = r;
+  if (!self) return false;
+  const cls = ts.findAncestor(self, ts.isClassLike);
+  if (!cls) return false;
+  if (cls.members.some((m) => propertyNameText(m.name) === name)) return true;
+  const bases = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types ?? [];
+  return !bases.some((b) => SERVER_CLASS_NAMES.has(memberChain(b.expression).at(-1) ?? ''));
+}
+
+const SERVER_CLASS_NAMES = new Set(['Server', 'McpServer']);
+
+/** `this.self` where the class's getter `self` returns `this`. */
+function isGetterOfOwnClass(access: ts.PropertyAccessExpression): boolean {
+  const cls = ts.findAncestor(access, ts.isClassLike);
+  const getter = cls?.members.find((m): m is ts.GetAccessorDeclaration => ts.isGetAccessorDeclaration(m) && propertyNameText(m.name) === access.name.text);
+  const body = getter?.body?.statements;
+  const last = body?.[body.length - 1];
+  return !!last && ts.isReturnStatement(last) && !!last.expression && unwrap(last.expression).kind === ts.SyntaxKind.ThisKeyword;
 }
 
 /**

@@ -4,7 +4,7 @@
  * timer, HTTP route, task relay, other request), a client-side handler, or just a callback.
  */
 import ts from 'typescript';
-import { calleeName, memberChain, outerParent, stringValue, unwrap } from './ast.js';
+import { calleeName, memberChain, outerParent, propertyNameText, stringValue, unwrap } from './ast.js';
 import { findConstDeclaration } from './detect.js';
 import type { ReasonId } from './reasons.js';
 import {
@@ -102,6 +102,56 @@ export function classifyAssignment(fnOrRef: ts.Node): EntryVerdict | undefined {
   if (p && ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === outer) {
     const target = memberChain(p.left).at(-1) ?? '';
     if (INELIGIBLE_ENTRY_POINTS.lifecycleHooks.includes(target)) return { type: 'unportable', reason: 'lifecycle-hook' };
+  }
+  return undefined;
+}
+
+/** A class member a framework registers through a decorator: `@Tool({ name: 'greet' })`, `@McpPrompt('x')`. */
+export interface DecoratedHandler {
+  kind: HandlerKind;
+  name: string | null;
+  /** The package the decorator comes from (`@rekog/mcp-nest`), else the decorator's name. */
+  framework: string;
+}
+
+const DECORATOR_KINDS: ReadonlyArray<[RegExp, HandlerKind]> = [
+  [/tool$/i, 'tool'],
+  [/prompt$/i, 'prompt'],
+  [/resource(template)?$/i, 'resource'],
+];
+
+export function decoratedHandler(fn: ts.FunctionLikeDeclaration): DecoratedHandler | undefined {
+  if (!ts.isMethodDeclaration(fn) && !ts.isPropertyDeclaration(outerParent(fn).parent ?? fn)) return undefined;
+  const holder = ts.isMethodDeclaration(fn) ? fn : (outerParent(fn).parent as ts.PropertyDeclaration);
+  for (const d of ts.getDecorators(holder) ?? []) {
+    const e = unwrap(d.expression);
+    const callee = ts.isCallExpression(e) ? e.expression : e;
+    const decoratorName = memberChain(callee).at(-1) ?? '';
+    const kind = DECORATOR_KINDS.find(([re]) => re.test(decoratorName))?.[1];
+    if (!kind) continue;
+    const args = ts.isCallExpression(e) ? e.arguments : undefined;
+    const meta = args?.[0] ? unwrap(args[0]) : undefined;
+    let name: string | null = stringValue(meta) ?? null;
+    if (meta && ts.isObjectLiteralExpression(meta)) {
+      const prop = meta.properties.find((p) => ts.isPropertyAssignment(p) && (propertyNameText(p.name) === 'name' || propertyNameText(p.name) === 'uri'));
+      name = prop && ts.isPropertyAssignment(prop) ? (stringValue(prop.initializer) ?? null) : null;
+    }
+    // without metadata naming it, `@Tool` alone still declares a tool named after the method
+    if (name === null && !meta) name = propertyNameText(holder.name) ?? null;
+    return { kind, name, framework: decoratorPackage(holder.getSourceFile(), memberChain(callee)[0]) ?? decoratorName };
+  }
+  return undefined;
+}
+
+/** The module a decorator's name is imported from. */
+function decoratorPackage(sf: ts.SourceFile, local: string | undefined): string | undefined {
+  if (!local) return undefined;
+  for (const st of sf.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !st.importClause) continue;
+    const nb = st.importClause.namedBindings;
+    const named = nb && ts.isNamedImports(nb) && nb.elements.some((el) => el.name.text === local);
+    const ns = nb && ts.isNamespaceImport(nb) && nb.name.text === local;
+    if (named || ns || st.importClause.name?.text === local) return st.moduleSpecifier.text;
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
  */
 import ts from 'typescript';
 import { functionName, isExported, isFunctionLike, memberChain, propertyNameText, unwrap } from './ast.js';
-import { detectSite, type RawSite } from './detect.js';
+import type { RawSite } from './detect.js';
 import { eraOfSpecifier } from './modules.js';
 import type { SdkEra } from './model.js';
 import { LEGACY_METHODS } from '../vocabulary.js';
@@ -28,6 +28,8 @@ export interface FileIndex {
   /** Relative to cwd, `/`-separated. */
   rel: string;
   sf: ts.SourceFile;
+  /** A test file (`*.test.*`, `*.spec.*`, under `__tests__/`, `test/`, `tests/`): its own entry points, never a production site's caller. */
+  isTest: boolean;
   imports: Map<string, ImportBinding>;
   /** Exported name → local name, for exports declared in this file. */
   exports: Map<string, string>;
@@ -44,8 +46,18 @@ export interface FileIndex {
   /** Local names bound to a protocol `Server` (`new Server(...)`, or declared with type `Server`). */
   serverNames: Set<string>;
   /** Local names bound to a legacy method: `const { send } = ctx.mcpReq`, `const ask = ctx.mcpReq.elicitInput`. */
-  legacyAliases: Map<string, string[] | 'destructured'>;
+  legacyAliases: Map<string, LegacyAlias>;
+  /** Calls (and `new`s) named like a legacy method or an alias of one: what site detection looks at. */
+  candidates: Array<ts.CallExpression | ts.NewExpression>;
+  /** The legacy sites, once detected (`detectSites`, after the prefilter's first pass). */
   sites: RawSite[];
+}
+
+export interface LegacyAlias {
+  /** The member chain the alias stands for: `['ctx', 'mcpReq', 'elicitInput']`. */
+  chain: string[];
+  /** The receiver expression it was read off (`ctx.mcpReq`), to follow its value. */
+  receiver: ts.Expression;
 }
 
 const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
@@ -94,6 +106,7 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
     file,
     rel,
     sf,
+    isTest: isTestPath(rel),
     imports: new Map(),
     exports: new Map(),
     reExports: [],
@@ -104,11 +117,12 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
     propRefs: new Map(),
     serverNames: new Set(),
     legacyAliases: new Map(),
+    candidates: [],
     sites: [],
   };
   const eras = collectModuleStatements(index);
 
-  const candidates: Array<ts.CallExpression | ts.NewExpression> = [];
+  const candidates = index.candidates;
   const visit = (node: ts.Node): void => {
     if (ts.isIdentifier(node)) {
       if (!isDeclarationName(node)) push(index.identRefs, node.text, node);
@@ -125,7 +139,7 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
       if (name) push(index.functions, name, node);
     } else if (ts.isVariableDeclaration(node)) {
       noteVariable(index, node);
-    } else if ((ts.isPropertyDeclaration(node) || ts.isParameter(node)) && node.type && isServerType(node.type) && node.name && ts.isIdentifier(node.name)) {
+    } else if ((ts.isPropertyDeclaration(node) || ts.isParameter(node)) && node.type && isServerType(node.type) && node.name && (ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name))) {
       index.serverNames.add(node.name.text);
     } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && isNewServer(node.right)) {
       const chain = memberChain(node.left);
@@ -137,10 +151,8 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
 
   // A file that imports both eras (mid-migration) is reported by its newer imports.
   index.era = eras.has('v2') ? 'v2' : eras.has('v1') ? 'v1' : 'unknown';
-  for (const call of candidates) {
-    const site = detectSite(call, index);
-    if (site) index.sites.push(site);
-  }
+  // keep only calls a site can be: named like a legacy method, an alias of one, or a `new` (URL errors)
+  index.candidates = candidates.filter((c) => ts.isNewExpression(c) || isCandidateCallee(c, index));
   return index;
 }
 
@@ -168,7 +180,7 @@ function noteVariable(index: FileIndex, decl: ts.VariableDeclaration): void {
       // `const ask = ctx.mcpReq.elicitInput` (optionally `.bind(...)`)
       const target = ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && init.expression.name.text === 'bind' ? init.expression.expression : init;
       if (ts.isPropertyAccessExpression(target) && LEGACY_NAMES.has(target.name.text)) {
-        index.legacyAliases.set(decl.name.text, memberChain(target));
+        index.legacyAliases.set(decl.name.text, { chain: memberChain(target), receiver: target.expression });
       }
     }
   } else if (ts.isObjectBindingPattern(decl.name) && decl.initializer) {
@@ -176,10 +188,24 @@ function noteVariable(index: FileIndex, decl: ts.VariableDeclaration): void {
     for (const el of decl.name.elements) {
       const prop = propertyNameText(el.propertyName ?? el.name);
       if (prop && LEGACY_NAMES.has(prop) && ts.isIdentifier(el.name)) {
-        index.legacyAliases.set(el.name.text, [...memberChain(decl.initializer), prop]);
+        index.legacyAliases.set(el.name.text, { chain: [...memberChain(decl.initializer), prop], receiver: decl.initializer });
       }
     }
   }
+}
+
+const TEST_PATH = /(^|\/)(__tests__|__test__|tests?|__mocks__)\/|\.(test|spec|e2e-spec)\.[cm]?[jt]sx?$/;
+
+export function isTestPath(rel: string): boolean {
+  return TEST_PATH.test(rel);
+}
+
+/** Cheap test before any member chain is built: most calls are neither legacy names nor aliases of one. */
+function isCandidateCallee(call: ts.CallExpression, index: FileIndex): boolean {
+  const head = unwrap(call.expression);
+  if (ts.isElementAccessExpression(head)) return true;
+  const last = ts.isPropertyAccessExpression(head) ? head.name.text : ts.isIdentifier(head) ? head.text : '';
+  return LEGACY_NAMES.has(last) || (ts.isIdentifier(head) && index.legacyAliases.has(last));
 }
 
 /** `await import('@modelcontextprotocol/server')` and `require(...)`: the specifier, if literal. */

@@ -10,19 +10,22 @@
 import { resolve } from 'node:path';
 import ts from 'typescript';
 import { memberChain, owningClass, position } from './ast.js';
-import type { RawSite } from './detect.js';
-import { classifyRoutes } from './classify.js';
+import { detectSites, isServerSide, siteOfConfirmed, type RawSite, type UndecidedCall } from './detect.js';
+import { classifyRoute, classifyRoutes } from './classify.js';
 import type { FileIndex } from './file-index.js';
-import type { AnalysisReport, HandlerRef, SdkEra, Site } from './model.js';
+import type { AnalysisReport, EntryRoute, HandlerRef, Portability, SdkEra, Site, ViaStep } from './model.js';
+import { REASONS, type ReasonId } from './reasons.js';
 import { leadNames } from './leads.js';
 import { mentionsLegacyVocabulary, wordMatcher } from './prefilter.js';
 import { Project } from './project.js';
-import { Reach, type Route } from './reach.js';
+import { ReceiverResolver } from './receivers.js';
+import { isProtocolServerCall } from './type-evidence.js';
+import { Reach, type HandlerEnd, type Route } from './reach.js';
 import { isSourcePath } from './source.js';
 import { buildPlans, type FilePlan, type PlanOptions } from './plan/index.js';
 import type { HandlerKind } from '../vocabulary.js';
 
-export type { AnalysisReport, HandlerRef, Site, SkippedFile, ViaStep, Portability, SdkEra } from './model.js';
+export type { AnalysisReport, EntryRoute, HandlerRef, Site, SkippedFile, ViaStep, Portability, SdkEra } from './model.js';
 export type { HandlerEnd, Registration, Route, RouteEnd, ViaFunction } from './reach.js';
 export type { RawSite } from './detect.js';
 export type { FileIndex } from './file-index.js';
@@ -93,6 +96,7 @@ export function findSites(options: AnalyzeOptions): { found: Found[]; project: P
     const text = project.text(file);
     if (text !== undefined && mentionsLegacyVocabulary(text)) project.get(file);
   }
+  recognizeSites(project);
   // pass 2: files that name what leads to a site, until nothing new turns up
   const leads = new Set<string>();
   let fresh = new Set<string>();
@@ -132,6 +136,30 @@ export function findSites(options: AnalyzeOptions): { found: Found[]; project: P
   return { found, project, scanned: files.length };
 }
 
+/**
+ * The sites of the files pass 1 parsed: by the call's spelling, then by following the receiver's
+ * value; what neither decides goes to the type checker (built only if some call needs it).
+ */
+function recognizeSites(project: Project): void {
+  const resolver = new ReceiverResolver(project);
+  const evidence = { flow: (receiver: ts.Expression, index: FileIndex) => resolver.role(receiver, index) };
+  const undecided: Array<{ index: FileIndex; call: UndecidedCall }> = [];
+  for (const index of project.parsed()) {
+    const found = detectSites(index, evidence);
+    index.sites = found.sites;
+    if (isClientOnly(index)) continue;
+    for (const call of found.undecided) if (call.needs === 'server') undecided.push({ index, call });
+  }
+  for (const { index, call } of undecided) {
+    const checker = project.typeChecker(index);
+    if (!checker) break;
+    if (!isProtocolServerCall(checker, call.call, call.receiver)) continue;
+    const site = siteOfConfirmed(call, index);
+    if (site) index.sites.push(site);
+  }
+  for (const index of project.parsed()) index.sites.sort((a, b) => a.node.pos - b.node.pos);
+}
+
 function typeChecked(project: Project): { typeChecked?: number } {
   return project.typeCheckedFiles.size > 0 ? { typeChecked: project.typeCheckedFiles.size } : {};
 }
@@ -167,10 +195,7 @@ function sitesOf(index: FileIndex, project: Project, reach: Reach): Found[] {
     const verdict = raw.stream ? { ...classified, portability: 'unportable' as const, reasons: ['task-relay' as const] } : classified;
     const { line, column } = position(index.sf, raw.node);
     const shown = verdict.shown;
-    const handler: HandlerRef | null =
-      shown && shown.end.type === 'handler'
-        ? { kind: shown.end.kind, name: shown.end.name, file: shown.end.file.rel, line: position(shown.end.file.sf, shown.end.fn).line }
-        : null;
+    const handler: HandlerRef | null = shown && shown.end.type === 'handler' ? handlerRef(shown.end) : null;
     let sdk = project.eraOf(index);
     if (sdk === 'unknown' && shown?.end.type === 'handler') sdk = project.eraOf(shown.end.file);
     if (sdk === 'unknown') sdk = eraOfForm(raw);
@@ -183,9 +208,10 @@ function sitesOf(index: FileIndex, project: Project, reach: Reach): Found[] {
         form: raw.form,
         sdk,
         handler,
-        via: (shown?.via ?? []).map((v) => ({ function: qualifiedName(v.fn, v.name), file: v.file.rel, line: position(v.file.sf, v.fn).line })),
+        via: viaSteps(shown),
         portability: verdict.portability,
         reasons: verdict.reasons,
+        handlers: entryRoutes(verdict.serverRoutes, raw.stream),
       },
       raw,
       file: index,
@@ -194,6 +220,46 @@ function sitesOf(index: FileIndex, project: Project, reach: Reach): Found[] {
   }
   return out;
 }
+
+function handlerRef(end: HandlerEnd): HandlerRef {
+  const ref: HandlerRef = { kind: end.kind, name: end.name, file: end.file.rel, line: position(end.file.sf, end.fn).line };
+  if (end.framework) ref.framework = end.framework;
+  return ref;
+}
+
+function viaSteps(route: Route | undefined): ViaStep[] {
+  return (route?.via ?? []).map((v) => ({ function: qualifiedName(v.fn, v.name), file: v.file.rel, line: position(v.file.sf, v.fn).line }));
+}
+
+/** Each route's entry with that route's own verdict; routes to the same entry merge (reasons joined, the worse verdict kept). */
+function entryRoutes(routes: readonly Route[], stream: boolean): EntryRoute[] {
+  const byEntry = new Map<string, EntryRoute>();
+  for (const route of routes) {
+    const own = stream ? { portability: 'unportable' as const, reasons: ['task-relay' as const] } : classifyRoute(route);
+    const end = route.end;
+    let entry: EntryRoute;
+    if (end.type === 'handler') {
+      entry = { ...handlerRef(end), via: viaSteps(route), ...own };
+    } else if (end.type === 'unportable') {
+      entry = { kind: end.reason, name: null, file: end.file.rel, line: position(end.file.sf, end.at).line, via: viaSteps(route), ...own };
+    } else {
+      continue;
+    }
+    const key = `${entry.kind}\0${entry.name ?? ''}\0${entry.file}\0${entry.line}`;
+    const seen = byEntry.get(key);
+    if (!seen) {
+      byEntry.set(key, entry);
+    } else {
+      seen.reasons = REASON_IDS.filter((id) => seen.reasons.includes(id) || entry.reasons.includes(id));
+      if (PORTABILITY_RANK[entry.portability] > PORTABILITY_RANK[seen.portability]) seen.portability = entry.portability;
+    }
+  }
+  return [...byEntry.values()].sort((a, b) => compare(a.file, b.file) || a.line - b.line || compare(String(a.kind), String(b.kind)) || compare(a.name ?? '', b.name ?? ''));
+}
+
+const REASON_IDS = Object.keys(REASONS) as ReasonId[];
+/** Which verdict wins when routes to one entry disagree. */
+const PORTABILITY_RANK: Readonly<Record<Portability, number>> = { guarded: 0, auto: 1, manual: 2, unportable: 3 };
 
 /**
  * The era the call's own shape implies when imports do not say (the SDK imported by relative path):
@@ -212,7 +278,7 @@ function qualifiedName(fn: ts.FunctionLikeDeclaration, name: string): string {
 
 /** A file that imports only the client side of the SDK: its handlers answer requests, never send them. */
 function isClientOnly(index: FileIndex): boolean {
-  return index.sides.has('client') && !index.sides.has('server');
+  return !isServerSide(index);
 }
 
 function handlerEntries(routesPerSite: Route[][]): HandlerEntry[] {

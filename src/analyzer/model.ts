@@ -14,6 +14,25 @@ export interface HandlerRef {
   name: string | null;
   file: string;
   line: number;
+  /** The framework that registers the handler (decorators), when no registration call is visible. */
+  framework?: string;
+}
+
+/**
+ * One handler or other entry point that reaches a site, with the verdict of that route alone.
+ * `kind` is the handler kind, or for an entry MRTR cannot serve the reason id that says where it is
+ * (`notification-handler`, `lifecycle-hook`, `timer`, `http-route`, `ineligible-request`,
+ * `task-relay`), or `no-handler` for a function nobody was found calling (`file`/`line` then point at it).
+ */
+export interface EntryRoute {
+  kind: HandlerKind | ReasonId;
+  name: string | null;
+  file: string;
+  line: number;
+  via: ViaStep[];
+  portability: Portability;
+  reasons: ReasonId[];
+  framework?: string;
 }
 
 export interface ViaStep {
@@ -35,6 +54,8 @@ export interface Site {
   via: ViaStep[];
   portability: Portability;
   reasons: ReasonId[];
+  /** Every handler and entry point reaching the site, each with its own verdict (test callers only for test sites). */
+  handlers?: EntryRoute[];
 }
 
 export interface SkippedFile {

@@ -6,9 +6,11 @@
  */
 import ts from 'typescript';
 import { enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
-import { classifyAssignment, classifyCallbackArgument, isHttpMethodExport, type EntryVerdict } from './entries.js';
+import { classifyAssignment, classifyCallbackArgument, decoratedHandler, isHttpMethodExport, type EntryVerdict } from './entries.js';
 import type { FileIndex } from './file-index.js';
 import { isEraGuarded, isUnderCapabilityCheck } from './guards.js';
+import { resolveBinding } from './bindings.js';
+import { calledFunction } from './functions.js';
 import type { Project } from './project.js';
 import type { ReasonId } from './reasons.js';
 import type { RawSite } from './detect.js';
@@ -52,9 +54,20 @@ export interface HandlerEnd {
   framework?: string;
 }
 
+/**
+ * A route that ends where MRTR cannot answer (or, for `no-handler`, where nothing more was found):
+ * `at` is the entry function (or the top-level statement), in `file`.
+ */
+export interface UnportableEnd {
+  type: 'unportable';
+  reason: ReasonId;
+  at: ts.Node;
+  file: FileIndex;
+}
+
 export type RouteEnd =
   | HandlerEnd
-  | { type: 'unportable'; reason: ReasonId }
+  | UnportableEnd
   | { type: 'client' };
 
 export interface Route {
@@ -74,6 +87,8 @@ interface Walk {
   seen: Set<ts.Node>;
   /** Table-dispatch key that names the handler (`handlers[name](…)` reaching `handlers.refund`). */
   nameFromTable?: string;
+  /** Arguments given to the repo functions a callback was forwarded through, by parameter (to name handlers). */
+  paramArgs?: ReadonlyMap<ts.ParameterDeclaration, ts.Expression>;
 }
 
 const MAX_DEPTH = 12;
@@ -92,10 +107,13 @@ export class Reach {
 
   /** Functions still to visit for the current site: call graphs can be dense and cyclic. */
   private budget = 0;
+  /** The current site is production code: callers in test files do not count for it. */
+  private production = true;
 
   routes(site: RawSite, file: FileIndex): Route[] {
     const out: Route[] = [];
     this.budget = MAX_VISITS;
+    this.production = !file.isTest;
     const reasons: ReasonId[] = requestIsStatic(site) ? [] : ['dynamic-request'];
     if (requestIsTaskAugmented(site)) reasons.push('task-augmented');
     this.walk(site.node, file, false, site.call.arguments ?? [], { via: [], reasons, guarded: false, seen: new Set() }, out);
@@ -108,7 +126,7 @@ export class Reach {
     const guarded = w.guarded || isEraGuarded(node);
     const fn = enclosingFunction(node);
     if (!fn) {
-      out.push(this.route({ type: 'unportable', reason: 'lifecycle-hook' }, { ...w, guarded }));
+      out.push(this.route({ type: 'unportable', reason: 'lifecycle-hook', at: topLevelStatement(node), file }, { ...w, guarded }));
       return;
     }
     const entry = verdictOf(fn);
@@ -117,12 +135,13 @@ export class Reach {
     // makes that helper the handler: it can return inputRequired(…) itself.
     if (entry && isHelperCall && verdict?.type === 'handler' && returnsDirectly(node, fn)) {
       const handlerFn = w.via[w.via.length - 1];
-      const name = verdict.name ?? w.nameFromTable ?? narrowedName(node, fn);
+      const throughParameters = verdict.nameDynamic ? nameThroughParameters(verdict.registration, w) : undefined;
+      const name = verdict.name ?? throughParameters ?? w.nameFromTable ?? narrowedName(node, fn);
       const end: RouteEnd = {
         type: 'handler',
         kind: verdict.kind,
         name,
-        nameDynamic: verdict.nameDynamic,
+        nameDynamic: verdict.nameDynamic && throughParameters === undefined,
         fn: handlerFn.fn,
         file: handlerFn.file,
         registration: registrationOf(verdict, file),
@@ -145,8 +164,22 @@ export class Reach {
       out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w, file), this.wrappedIf(entry, w)));
       return;
     }
+    const decorated = decoratedHandler(fn);
+    if (decorated) {
+      // a framework registers it from the decorator's metadata: no call for the port to wrap
+      const end: HandlerEnd = { type: 'handler', kind: decorated.kind, name: decorated.name, nameDynamic: false, fn, file, framework: decorated.framework };
+      out.push(this.route(end, w));
+      return;
+    }
     const holder = outerParent(fn).parent;
     if (holder && (ts.isCallExpression(holder) || ts.isNewExpression(holder))) {
+      // a callback handed to a repo function (`tool('refund', cfg, async (args) => …)` over a wrapper
+      // that registers it): followed to where that function uses its parameter
+      const forwarded = ts.isCallExpression(holder) ? this.forwardedInto(holder, outerParent(fn), file, w) : undefined;
+      if (forwarded) {
+        for (const ref of forwarded.refs) this.fromReference(ref, fn, file, forwarded.name, { ...w, seen, paramArgs: forwarded.paramArgs }, out);
+        if (forwarded.refs.length > 0) return;
+      }
       // an anonymous callback (array method, promise executor, IIFE, event listener): runs outside the
       // straight-line flow of the function around it
       this.walkOutOf(holder, file, { ...w, seen, reasons: [...w.reasons, 'nested-callback'] }, out);
@@ -172,24 +205,36 @@ export class Reach {
       const before = out.length;
       const makerName = functionName(maker);
       for (const ref of makerName ? this.references(maker, file, makerName) : []) {
+        if (this.production && ref.file.isTest) continue;
         const r = outerParent(ref.node);
         const call = r.parent;
         if (!call || !ts.isCallExpression(call) || outerParent(call.expression) !== r) continue;
         const entry = entryForArgument(call);
-        if (entry) out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w, ref.file), this.wrappedIf(entry, w)));
+        if (entry) {
+          out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w, ref.file), this.wrappedIf(entry, w)));
+          continue;
+        }
+        // a composable: `const ask = useElicitation(ctx); await ask(…)` calls the function it made
+        const holder = outerParent(call).parent;
+        if (holder && ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name)) {
+          const local = holder.name.text;
+          for (const id of ref.file.identRefs.get(local) ?? []) {
+            if (resolveBinding(id, local) === holder) this.fromReference({ file: ref.file, node: id }, fn, file, local, { ...w, seen }, out);
+          }
+        }
       }
-      if (out.length === before) out.push(this.route({ type: 'unportable', reason: 'no-handler' }, w));
+      if (out.length === before) out.push(this.route({ type: 'unportable', reason: 'no-handler', at: maker, file }, w));
       return;
     }
     const name = functionName(fn);
     if (isHttpMethodExport(name, [...file.exports.values()].includes(name ?? ''))) {
-      out.push(this.route({ type: 'unportable', reason: 'http-route' }, w));
+      out.push(this.route({ type: 'unportable', reason: 'http-route', at: fn, file }, w));
       return;
     }
     const refs = name ? this.references(fn, file, name) : [];
     const before = out.length;
     for (const ref of refs) this.fromReference(ref, fn, file, name!, { ...w, seen }, out);
-    if (out.length === before) out.push(this.route({ type: 'unportable', reason: 'no-handler' }, w));
+    if (out.length === before) out.push(this.route({ type: 'unportable', reason: 'no-handler', at: fn, file }, w));
   }
 
   /** Continue from a call that received a callback; shape checks stop here (already manual). */
@@ -197,13 +242,14 @@ export class Reach {
     const guarded = w.guarded || isEraGuarded(call);
     const fn = enclosingFunction(call);
     if (!fn) {
-      out.push(this.route({ type: 'unportable', reason: 'lifecycle-hook' }, { ...w, guarded }));
+      out.push(this.route({ type: 'unportable', reason: 'lifecycle-hook', at: topLevelStatement(call), file }, { ...w, guarded }));
       return;
     }
     this.fromFunction(fn, file, call, { ...w, guarded }, out);
   }
 
   private fromReference(ref: Ref, fn: ts.FunctionLikeDeclaration, fnFile: FileIndex, name: string, w: Walk, out: Route[]): void {
+    if (this.production && ref.file.isTest) return;
     let r = outerParent(ref.node);
     // `this.handle.bind(this)` stands for the method
     if (r.parent && ts.isPropertyAccessExpression(r.parent) && r.parent.name.text === 'bind' && r.parent.parent && ts.isCallExpression(r.parent.parent)) {
@@ -219,8 +265,22 @@ export class Reach {
     const helper: ViaFunction = { fn, file: fnFile, name, call: undefined };
     if (ts.isCallExpression(p) && p.arguments.some((a) => outerParent(a) === r)) {
       const entry = entryForArgument(r);
-      if (entry) out.push(this.route(this.endOf(entry.verdict, fn, fnFile, fn, w, ref.file), this.wrappedIf(entry, w)));
-      else this.walkOutOf(p, ref.file, { ...w, via: [...w.via, helper], reasons: [...w.reasons, 'nested-callback'] }, out);
+      if (entry) {
+        out.push(this.route(this.endOf(entry.verdict, fn, fnFile, fn, w, ref.file), this.wrappedIf(entry, w)));
+        return;
+      }
+      // `wrap(cb)(args)`: the wrapped function is called on the spot
+      const applied = outerParent(p).parent;
+      if (applied && ts.isCallExpression(applied) && outerParent(applied.expression) === outerParent(p)) {
+        this.walk(applied, ref.file, true, applied.arguments, { ...w, via: [...w.via, { ...helper, call: applied }] }, out);
+        return;
+      }
+      const forwarded = this.forwardedInto(p, r, ref.file, w);
+      if (forwarded && forwarded.refs.length > 0) {
+        for (const fref of forwarded.refs) this.fromReference(fref, fn, fnFile, name, { ...w, paramArgs: forwarded.paramArgs }, out);
+        return;
+      }
+      this.walkOutOf(p, ref.file, { ...w, via: [...w.via, helper], reasons: [...w.reasons, 'nested-callback'] }, out);
       return;
     }
     const assigned = classifyAssignment(r);
@@ -238,6 +298,27 @@ export class Reach {
     }
     // a function stored in a Map: `new Map([['refund', refundHandler]])`
     for (const mref of this.mapReferences(r, ref.file)) this.fromReference(mref, fn, fnFile, name, w, out);
+  }
+
+  /**
+   * A function passed as an argument of a call to a repo function: the uses of the parameter it
+   * lands in, inside that function (where it is registered, called, or passed further on).
+   */
+  private forwardedInto(call: ts.CallExpression, arg: ts.Node, file: FileIndex, w: Walk): { refs: Ref[]; name: string; paramArgs: Map<ts.ParameterDeclaration, ts.Expression> } | undefined {
+    const index = call.arguments.findIndex((a) => outerParent(a) === outerParent(arg));
+    if (index < 0 || entryForArgument(arg)) return undefined;
+    const target = calledFunction(call.expression, file, this.project);
+    const param = target?.fn.parameters[index];
+    if (!target || !param || !ts.isIdentifier(param.name) || param.dotDotDotToken) return undefined;
+    const paramArgs = new Map(w.paramArgs);
+    target.fn.parameters.forEach((p, i) => {
+      if (call.arguments[i]) paramArgs.set(p, call.arguments[i]);
+    });
+    const paramName = param.name.text;
+    const refs = (target.file.identRefs.get(paramName) ?? [])
+      .filter((id) => isInside(id, target.fn) && resolveBinding(id, paramName) === param)
+      .map((node) => ({ file: target.file, node }));
+    return { refs, name: paramName, paramArgs };
   }
 
   /** `M.get(key)` uses of a `const M = new Map([[key, value], …])` holding `value` under a literal key. */
@@ -266,7 +347,7 @@ export class Reach {
     switch (verdict.type) {
       case 'handler': {
         // `registerTool(def.name, def.config, def.handler)` over `{ name: 'refund', handler: async … }`
-        const sibling = verdict.nameDynamic ? siblingName(fn) : undefined;
+        const sibling = verdict.nameDynamic ? (siblingName(fn) ?? nameThroughParameters(verdict.registration, w)) : undefined;
         return {
           type: 'handler',
           kind: verdict.kind,
@@ -278,11 +359,11 @@ export class Reach {
         };
       }
       case 'factory':
-        return { type: 'unportable', reason: 'lifecycle-hook' };
+        return { type: 'unportable', reason: 'lifecycle-hook', at: fn, file };
       case 'client':
         return { type: 'client' };
       case 'unportable':
-        return { type: 'unportable', reason: verdict.reason };
+        return { type: 'unportable', reason: verdict.reason, at: fn, file };
     }
   }
 
@@ -396,6 +477,26 @@ function registrationOf(verdict: Extract<EntryVerdict, { type: 'handler' }>, fil
     nameArg: verdict.lowLevel ? undefined : call.arguments[0],
     file,
   };
+}
+
+/** The statement directly in the source file that holds `node` (module top-level code). */
+function topLevelStatement(node: ts.Node): ts.Node {
+  let n = node;
+  while (n.parent && !ts.isSourceFile(n.parent)) n = n.parent;
+  return n;
+}
+
+/**
+ * A registration whose name argument is a parameter of a wrapper the handler was forwarded through
+ * (`const tool = (name, …, cb) => server.registerTool(name, …)` called as `tool('refund', …)`): the
+ * literal the wrapper was called with.
+ */
+function nameThroughParameters(registration: ts.CallExpression, w: Walk): string | undefined {
+  const nameArg = registration.arguments[0] ? unwrap(registration.arguments[0]) : undefined;
+  if (!nameArg || !ts.isIdentifier(nameArg) || !w.paramArgs) return undefined;
+  const b = resolveBinding(nameArg, nameArg.text);
+  const given = b && ts.isParameter(b) ? w.paramArgs.get(b) : undefined;
+  return given ? stringValue(given) : undefined;
 }
 
 /** Is `node` the callee of a call (`x.handler(…)`)? */

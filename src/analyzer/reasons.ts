@@ -66,6 +66,14 @@ export const REASONS = {
     portability: 'manual',
     advice: 'The handler is registered through a wrapper (withAuth(fn), a middleware): the wrapper must pass an inputRequired(...) result through unchanged. Check it, then port the inner function by hand or unwrap it.',
   },
+  'framework-registration': {
+    portability: 'manual',
+    advice: 'A framework registers this handler (a decorator such as @Tool() names it): there is no registration call in the code for the port to wrap. Wrap the method with resumable(name, …) where the framework takes it, or port by hand.',
+  },
+  'no-handler': {
+    portability: 'manual',
+    advice: 'No tool, prompt or resource handler was found reaching this call: the registrations and every caller of the functions around it were searched in the analyzed files (test files count only for test code). If code outside them calls it (a library\'s public API, a framework, a callback stored and called later), port it where a handler awaits it; if it is dead code, remove it.',
+  },
   'unknown-handler-shape': {
     portability: 'manual',
     advice: 'The handler could not be resolved statically (registered through a variable or computed name): port by hand.',
@@ -126,10 +134,6 @@ export const REASONS = {
   'task-relay': {
     portability: 'unportable',
     advice: 'Asked from a task or stream relay (experimental tasks): not served by MRTR. Redesign as a tool that returns inputRequired.',
-  },
-  'no-handler': {
-    portability: 'unportable',
-    advice: 'No request handler reaches this call: if it is dead code remove it; otherwise call it from a tool, prompt or resource handler.',
   },
   // guarded: already dual-era
   'era-guarded': {

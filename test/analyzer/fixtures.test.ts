@@ -8,13 +8,17 @@ import { formatSite, readExpectations } from './expectations.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const sitesDir = join(root, 'fixtures/sites');
+// analyzer-only cases (flow, registrations, frameworks, test files): the ESLint and Babel parity tests read fixtures/sites only
+const analyzerDir = join(root, 'fixtures/analyzer');
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 
 /** Each fixture file alone, and each fixture folder as one project. */
-const cases = readdirSync(sitesDir)
-  .sort()
-  .map((name) => join(sitesDir, name))
-  .filter((p) => statSync(p).isDirectory() || SOURCE.test(p));
+const cases = [sitesDir, analyzerDir].flatMap((dir) =>
+  readdirSync(dir)
+    .sort()
+    .map((name) => join(dir, name))
+    .filter((p) => statSync(p).isDirectory() || SOURCE.test(p)),
+);
 
 function filesOf(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
@@ -24,13 +28,13 @@ function filesOf(path: string): string[] {
     .sort();
 }
 
-describe('fixtures/sites: analyzer agrees with each @expect-sites header', () => {
+describe('fixtures/sites and fixtures/analyzer: analyzer agrees with each @expect-sites header', () => {
   it('has fixtures', () => {
     expect(cases.length).toBeGreaterThan(5);
   });
 
   for (const path of cases) {
-    it(relative(sitesDir, path), () => {
+    it(relative(join(root, 'fixtures'), path), () => {
       const files = filesOf(path);
       const { report } = analyze({ cwd: root, files });
       expect(report.files.skipped).toEqual([]);

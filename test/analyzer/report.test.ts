@@ -54,7 +54,7 @@ describe('analyze: report shape', () => {
     expect(report.files).toEqual({ scanned: 4, skipped: [] });
     expect(report.sites).toHaveLength(1);
     const site = report.sites[0];
-    expect(Object.keys(site)).toEqual(['file', 'line', 'column', 'kind', 'form', 'sdk', 'handler', 'via', 'portability', 'reasons']);
+    expect(Object.keys(site)).toEqual(['file', 'line', 'column', 'kind', 'form', 'sdk', 'handler', 'via', 'portability', 'reasons', 'handlers']);
     expect(site).toMatchObject({ file: 'src/lib/confirm.ts', line: 3, column: 19, kind: 'elicitation', form: 'elicitInput', sdk: 'v2' });
     expect(report.summary).toEqual({ sites: 1, auto: 0, manual: 1, unportable: 0, guarded: 0 });
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
@@ -73,6 +73,50 @@ describe('analyze: report shape', () => {
       ['src/server.ts', 'refund', [0]],
       ['src/server.ts', 'nudge', [0]],
     ]);
+    // each handler with the verdict of its own route: only `nudge` fails to await the helper
+    expect(site.handlers).toEqual([
+      { kind: 'tool', name: 'refund', file: 'src/server.ts', line: 4, via: site.via, portability: 'auto', reasons: [] },
+      { kind: 'tool', name: 'nudge', file: 'src/server.ts', line: 8, via: site.via, portability: 'manual', reasons: ['helper-not-awaited-by-handler'] },
+    ]);
+  });
+
+  it('test files are their own entry points: a test calling a shared helper never changes the production verdict', () => {
+    const { root, paths } = project({
+      ...helperProject,
+      'src/server.ts': helperProject['src/server.ts'].split('\n').slice(0, 7).join('\n'),
+      'src/lib/confirm.test.ts': [
+        `import { beforeAll } from 'vitest';`,
+        `import { confirmRefund } from './confirm.js';`,
+        `declare const ctx: never;`,
+        `beforeAll(async () => { await confirmRefund(ctx); });`,
+        `const direct = await ctx.mcpReq.elicitInput({ message: 'In a test', requestedSchema: { type: 'object', properties: {} } });`,
+      ].join('\n'),
+    });
+    const { report } = analyze({ cwd: root, files: paths });
+    const production = report.sites.find((s) => s.file === 'src/lib/confirm.ts')!;
+    expect([production.portability, production.reasons]).toEqual(['auto', []]);
+    expect(production.handlers?.map((h) => h.kind)).toEqual(['tool']);
+    const inTest = report.sites.find((s) => s.file === 'src/lib/confirm.test.ts')!;
+    expect([inTest.portability, inTest.reasons]).toEqual(['unportable', ['lifecycle-hook']]);
+  });
+
+  it('a helper nobody calls is manual(no-handler); one called only from a timer is unportable, with the timer as its entry', () => {
+    const { root, paths } = project({
+      'src/jobs.ts': [
+        `import { Server } from '@modelcontextprotocol/sdk/server/index.js';`,
+        `const server = new Server({ name: 's', version: '1' }, { capabilities: {} });`,
+        `export async function orphan() { return server.listRoots(); }`,
+        `async function poll() { await server.createMessage({ messages: [], maxTokens: 1 }); }`,
+        `setInterval(poll, 1000);`,
+      ].join('\n'),
+    });
+    const { report } = analyze({ cwd: root, files: paths });
+    expect(report.sites.map((s) => [s.line, s.portability, s.reasons])).toEqual([
+      [3, 'manual', ['no-handler']],
+      [4, 'unportable', ['timer']],
+    ]);
+    expect(report.sites[0].handlers).toEqual([{ kind: 'no-handler', name: null, file: 'src/jobs.ts', line: 3, via: [], portability: 'manual', reasons: ['no-handler'] }]);
+    expect(report.sites[1].handlers).toEqual([{ kind: 'timer', name: null, file: 'src/jobs.ts', line: 4, via: [], portability: 'unportable', reasons: ['timer'] }]);
   });
 
   it('gives handler ranges that cut the handler function out of the file text', async () => {

@@ -1,0 +1,63 @@
+/**
+ * Which function of the repository a call invokes, when syntax can tell: a function declaration or a
+ * const-bound function in scope, one imported from another analyzed file, or a method of the class
+ * the call is made in (`this.helper(…)`).
+ */
+import ts from 'typescript';
+import { enclosingFunction, owningClass, propertyNameText, unwrap } from './ast.js';
+import { resolveBinding, type Binding } from './bindings.js';
+import type { FileIndex } from './file-index.js';
+import type { Project } from './project.js';
+
+export interface FunctionAt {
+  fn: ts.FunctionLikeDeclaration;
+  file: FileIndex;
+}
+
+export function calledFunction(callee: ts.Expression, file: FileIndex, project: Project): FunctionAt | undefined {
+  const c = unwrap(callee);
+  if (ts.isIdentifier(c)) {
+    const b = resolveBinding(c, c.text);
+    if (b && (ts.isImportSpecifier(b) || ts.isImportClause(b))) {
+      const decl = ts.isImportSpecifier(b) ? b.parent.parent.parent : b.parent;
+      if (!ts.isStringLiteral(decl.moduleSpecifier)) return undefined;
+      const target = project.resolveImport(file, decl.moduleSpecifier.text, ts.isImportSpecifier(b) ? (b.propertyName ?? b.name).text : 'default');
+      if (!target || 'namespace' in target) return undefined;
+      const there = topLevelDeclaration(target.file.sf, target.local);
+      const fn = there ? functionOf(there) : undefined;
+      return fn ? { fn, file: target.file } : undefined;
+    }
+    const fn = b ? functionOf(b) : undefined;
+    return fn ? { fn, file } : undefined;
+  }
+  if (ts.isPropertyAccessExpression(c) && c.expression.kind === ts.SyntaxKind.ThisKeyword) {
+    let scope = enclosingFunction(c);
+    while (scope && ts.isArrowFunction(scope)) scope = enclosingFunction(scope);
+    const cls = scope ? owningClass(scope) : undefined;
+    const m = cls?.members.find((x) => ts.isMethodDeclaration(x) && propertyNameText(x.name) === c.name.text) as ts.MethodDeclaration | undefined;
+    return m?.body ? { fn: m, file } : undefined;
+  }
+  return undefined;
+}
+
+/** The function a declaration binds: `function f`, `const f = () => …` / `function () {}`. */
+function functionOf(b: Binding): ts.FunctionLikeDeclaration | undefined {
+  if (ts.isFunctionDeclaration(b)) return b.body ? b : undefined;
+  if (ts.isVariableDeclaration(b) && b.initializer) {
+    const init = unwrap(b.initializer);
+    if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return init;
+  }
+  return undefined;
+}
+
+/** A top-level variable, function or class of a file, by name. */
+export function topLevelDeclaration(sf: ts.SourceFile, name: string): Binding | undefined {
+  for (const st of sf.statements) {
+    if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.name.text === name) return d;
+    } else if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name?.text === name) {
+      return st;
+    }
+  }
+  return undefined;
+}
