@@ -72,7 +72,7 @@ export const REASONS = {
   },
   'no-handler': {
     portability: 'manual',
-    advice: 'No tool, prompt or resource handler was found reaching this call: the registrations and every caller of the functions around it were searched in the analyzed files (test files count only for test code). If code outside them calls it (a library\'s public API, a framework, a callback stored and called later), port it where a handler awaits it; if it is dead code, remove it.',
+    advice: 'No tool, prompt or resource handler reaches this call: the registrations and the callers of the functions around it were searched in the analyzed files (test files count only for test code). If code outside them calls it (a library\'s public API, a framework, a stored callback), port it where a handler awaits it; if it is dead code, remove it.',
   },
   'unknown-handler-shape': {
     portability: 'manual',

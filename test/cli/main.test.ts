@@ -32,7 +32,7 @@ describe('mrtr-port (in-process)', () => {
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as JsonReport;
     expect(Object.keys(report)).toEqual(['tool', 'version', 'files', 'sites', 'summary', 'markers']);
-    expect(Object.keys(report.sites[0]).sort()).toEqual(['column', 'file', 'form', 'handler', 'kind', 'line', 'portability', 'reasons', 'sdk', 'via'].sort());
+    expect(Object.keys(report.sites[0]).sort()).toEqual(['column', 'file', 'form', 'handler', 'handlers', 'kind', 'line', 'portability', 'reasons', 'sdk', 'via'].sort());
   });
 
   it('--format github prints annotations; -f sarif with --output-file writes the file and nothing to stdout', async () => {
