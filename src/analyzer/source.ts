@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import ts from 'typescript';
+import { decode } from '../port/encoding.js';
 
 const SCRIPT_KINDS: Readonly<Record<string, ts.ScriptKind>> = {
   '.ts': ts.ScriptKind.TS,
@@ -25,13 +26,17 @@ export function isSourcePath(file: string): boolean {
 
 export type ReadResult = { ok: true; text: string } | { ok: false; reason: string };
 
+/** A file's text, or why it cannot be read (`read-error: EACCES`) or decoded (`encoding: …`). */
 export function readSource(file: string): ReadResult {
+  let bytes: Buffer;
   try {
-    return { ok: true, text: readFileSync(file, 'utf8') };
+    bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
     return { ok: false, reason: `read-error: ${code}` };
   }
+  const decoded = decode(bytes);
+  return decoded.ok ? { ok: true, text: decoded.text } : decoded;
 }
 
 export type ParseResult = { ok: true; sf: ts.SourceFile } | { ok: false; reason: string };

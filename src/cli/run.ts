@@ -11,7 +11,7 @@ import { discoverFiles, SOURCE_EXTENSIONS } from '../port/discover.js';
 import { EXIT_CODES, UsageError } from './exit-codes.js';
 import { scanMarkers, toReportPath, type MarkerEntry } from './markers-scan.js';
 import type { CommandName, ReportContext } from './reporters/context.js';
-import { PARSE_ERROR_PREFIX } from './reporters/findings.js';
+import { SYMLINK_SKIP_REASON } from './reporters/findings.js';
 import { isOutputFormat, OUTPUT_FORMATS, REPORTERS, type OutputFormat } from './reporters/index.js';
 import { toolVersion } from './version.js';
 
@@ -39,7 +39,7 @@ export interface RunResult {
   timings: { discover: number; analyze: number; markers: number };
 }
 
-export const SYMLINK_SKIP_REASON = 'symlink-not-followed';
+export { SYMLINK_SKIP_REASON };
 
 /** Files from this many on count as a long run (progress is shown on a TTY). */
 export const LONG_RUN_FILES = 500;
@@ -49,7 +49,7 @@ export function runAnalyze(options: RunOptions = {}): Promise<RunResult> {
   return run('analyze', options);
 }
 
-/** Gate: exit 1 while a legacy site (other than a guarded one), a marker, or an unparsable file remains. */
+/** Gate: exit 1 while a legacy site (other than a guarded one), a marker, or a file that could not be read, decoded or parsed remains. */
 export function runCheck(options: RunOptions = {}): Promise<RunResult> {
   return run('check', options);
 }
@@ -87,7 +87,7 @@ async function run(command: CommandName, options: RunOptions): Promise<RunResult
   const scan = await scanMarkers(cwd, discovered.files, texts);
   const markersMs = performance.now() - t0;
 
-  const report = withSymlinkSkips(analyzed, cwd, discovered.symlinks);
+  const report = withDiscoverySkips(analyzed, cwd, discovered.symlinks, discovered.unreadable);
   const exitCode = command === 'check' && checkFails(report, scan.markers) ? EXIT_CODES.findings : EXIT_CODES.ok;
   const context: ReportContext = {
     command,
@@ -117,20 +117,28 @@ function readTexts(files: readonly string[]): Map<string, string> {
   return texts;
 }
 
+/** Nothing unread passes: every skipped file fails the check except a symlink, which is never followed by design. */
 export function checkFails(report: AnalysisReport, markers: readonly MarkerEntry[]): boolean {
   return (
     report.sites.some((s) => s.portability !== 'guarded') ||
     markers.length > 0 ||
-    report.files.skipped.some((f) => f.reason.startsWith(PARSE_ERROR_PREFIX))
+    report.files.skipped.some((f) => f.reason !== SYMLINK_SKIP_REASON)
   );
 }
 
 /** Symlinks met while walking are listed as skipped, so nothing is left out silently. */
-function withSymlinkSkips(report: AnalysisReport, cwd: string, symlinks: readonly string[]): AnalysisReport {
-  if (symlinks.length === 0) return report;
+/** Symlinks the walk did not follow, and folders it could not list (they may hold sources: `check` fails on them). */
+function withDiscoverySkips(
+  report: AnalysisReport,
+  cwd: string,
+  symlinks: readonly string[],
+  unreadable: readonly { path: string; code: string }[],
+): AnalysisReport {
+  if (symlinks.length === 0 && unreadable.length === 0) return report;
   const skipped = [
     ...report.files.skipped,
     ...symlinks.map((link) => ({ file: toReportPath(cwd, link), reason: SYMLINK_SKIP_REASON })),
+    ...unreadable.map((dir) => ({ file: toReportPath(cwd, dir.path), reason: `read-error: ${dir.code} (folder not listed)` })),
   ].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { ...report, files: { ...report.files, skipped } };
 }

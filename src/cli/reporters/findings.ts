@@ -18,7 +18,7 @@ export interface Finding {
   line: number;
   column: number;
   level: FindingLevel;
-  /** `mrtr/<reason>` for sites with a reason, `mrtr/<form>` for plain auto sites, `mrtr/unresolved-marker`, `mrtr/parse-error`. */
+  /** `mrtr/<reason>` for sites with a reason, `mrtr/<form>` for plain auto sites, `mrtr/unresolved-marker`, `mrtr/parse-error`, `mrtr/unread-file`. */
   ruleId: string;
   /** Short: the verdict, for annotation titles. */
   title: string;
@@ -30,6 +30,9 @@ export const RULE_PREFIX = 'mrtr/';
 export const MARKER_RULE = `${RULE_PREFIX}unresolved-marker`;
 export const PARSE_ERROR_RULE = `${RULE_PREFIX}parse-error`;
 export const PARSE_ERROR_PREFIX = 'parse-error';
+export const UNREAD_FILE_RULE = `${RULE_PREFIX}unread-file`;
+/** Symlinks are listed as skipped but never followed by design: not a finding. */
+export const SYMLINK_SKIP_REASON = 'symlink-not-followed';
 
 export function collectFindings(report: AnalysisReport, context: ReportContext): Finding[] {
   const failing: FindingLevel = context.command === 'check' ? 'error' : 'warning';
@@ -58,7 +61,20 @@ export function collectFindings(report: AnalysisReport, context: ReportContext):
     });
   }
   for (const skipped of report.files.skipped) {
-    if (!skipped.reason.startsWith(PARSE_ERROR_PREFIX)) continue;
+    if (skipped.reason === SYMLINK_SKIP_REASON) continue;
+    if (!skipped.reason.startsWith(PARSE_ERROR_PREFIX)) {
+      // unreadable or undecodable: never analyzed, so `check` cannot pass it
+      findings.push({
+        file: skipped.file,
+        line: 1,
+        column: 1,
+        level: failing,
+        ruleId: UNREAD_FILE_RULE,
+        title: 'file could not be read',
+        message: `Could not read this file, so it was not analyzed: ${skipped.reason}`,
+      });
+      continue;
+    }
     const at = parseErrorPosition(skipped.reason);
     findings.push({
       file: skipped.file,

@@ -7,7 +7,7 @@ import type { AnalysisReport, Site } from '../../analyzer/model.js';
 import type { MarkerEntry } from '../markers-scan.js';
 import { compareStrings } from '../markers-scan.js';
 import type { ReportContext } from './context.js';
-import { PARSE_ERROR_PREFIX, reasonAdvice } from './findings.js';
+import { PARSE_ERROR_PREFIX, reasonAdvice, SYMLINK_SKIP_REASON } from './findings.js';
 
 interface Row {
   line: number;
@@ -78,6 +78,7 @@ function markerRow(marker: MarkerEntry): Row {
 function summaryLines(report: AnalysisReport, context: ReportContext): string[] {
   const s = report.summary;
   const parseErrors = report.files.skipped.filter((f) => f.reason.startsWith(PARSE_ERROR_PREFIX)).length;
+  const unread = report.files.skipped.filter((f) => !f.reason.startsWith(PARSE_ERROR_PREFIX) && f.reason !== SYMLINK_SKIP_REASON).length;
   const lines = [
     `Scanned ${plural(report.files.scanned, 'file')}: ${plural(s.sites, 'legacy site')} ` +
       `(${s.auto} auto, ${s.manual} manual, ${s.unportable} unportable, ${s.guarded} guarded); ` +
@@ -94,6 +95,7 @@ function summaryLines(report: AnalysisReport, context: ReportContext): string[] 
         toPort > 0 ? plural(toPort, 'legacy site') + ' to port' : '',
         context.markers.length > 0 ? plural(context.markers.length, 'marker') + ' to resolve' : '',
         parseErrors > 0 ? plural(parseErrors, 'file') + ' that could not be parsed' : '',
+        unread > 0 ? plural(unread, 'file') + ' that could not be read or decoded' : '',
       ].filter(Boolean);
       lines.push(`check failed: ${parts.join(', ')}.`);
     }
