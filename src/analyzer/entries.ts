@@ -143,6 +143,49 @@ export function decoratedHandler(fn: ts.FunctionLikeDeclaration): DecoratedHandl
   return undefined;
 }
 
+/**
+ * A callback (or an object of callbacks) handed to another library's tool, prompt or resource
+ * registration (`server.addTool({ name, execute })` in FastMCP, `server.tool({ name }, cb)` in tmcp):
+ * an eligible handler, but registered by code the port does not know. `call` is not the SDK's (the
+ * caller checked) nor a repo function.
+ */
+export function frameworkRegistration(call: ts.CallExpression, argIndex: number): DecoratedHandler | undefined {
+  const method = memberChain(call.expression).at(-1) ?? '';
+  const kind = FRAMEWORK_METHODS.find(([re]) => re.test(method))?.[1];
+  if (!kind) return undefined;
+  let name: string | null = stringValue(call.arguments[0]) ?? null;
+  const described = [call.arguments[argIndex], call.arguments[0]].map((a) => (a ? unwrap(a) : undefined)).find((a) => a && ts.isObjectLiteralExpression(a));
+  if (name === null && described && ts.isObjectLiteralExpression(described)) {
+    const prop = described.properties.find((p) => ts.isPropertyAssignment(p) && (propertyNameText(p.name) === 'name' || propertyNameText(p.name) === 'uri'));
+    name = prop && ts.isPropertyAssignment(prop) ? (stringValue(prop.initializer) ?? null) : null;
+  }
+  const root = memberChain(call.expression)[0];
+  return { kind, name, framework: receiverPackage(call.getSourceFile(), root) ?? method };
+}
+
+const FRAMEWORK_METHODS: ReadonlyArray<[RegExp, HandlerKind]> = [
+  [/^(add|register|define)?tool$/i, 'tool'],
+  [/^(add|register|define)?prompt$/i, 'prompt'],
+  [/^(add|register|define)?resource(template)?$/i, 'resource'],
+];
+
+/** The package a receiver comes from: imported itself, or a module-level `new X(…)` / `X(…)` of an imported X. */
+function receiverPackage(sf: ts.SourceFile, root: string | undefined): string | undefined {
+  if (!root) return undefined;
+  const direct = decoratorPackage(sf, root);
+  if (direct) return direct;
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st)) continue;
+    for (const d of st.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || d.name.text !== root || !d.initializer) continue;
+      const init = unwrap(d.initializer);
+      const made = ts.isNewExpression(init) || ts.isCallExpression(init) ? memberChain(init.expression)[0] : undefined;
+      return decoratorPackage(sf, made);
+    }
+  }
+  return undefined;
+}
+
 /** The module a decorator's name is imported from. */
 function decoratorPackage(sf: ts.SourceFile, local: string | undefined): string | undefined {
   if (!local) return undefined;

@@ -15,6 +15,13 @@ export function leadNames(node: ts.Node, index: FileIndex): Set<string> {
   const queue: ts.Node[] = [node];
   while (queue.length > 0 && seen.size < 256) {
     const from = queue.pop()!;
+    // a module-level table holding it (`export const TOOLS = { refund: REFUND_TOOL }`) leads on by its name
+    const table = enclosingFunction(from) ? undefined : topLevelVariable(from);
+    if (table && !seen.has(table)) {
+      seen.add(table);
+      if (exported.has(table.name.text)) leads.add(table.name.text);
+      for (const ref of index.identRefs.get(table.name.text) ?? []) queue.push(ref);
+    }
     for (let fn = enclosingFunction(from); fn; fn = enclosingFunction(fn)) {
       if (seen.has(fn)) break;
       seen.add(fn);
@@ -40,6 +47,16 @@ export function leadNames(node: ts.Node, index: FileIndex): Set<string> {
     if (base !== 'index') leads.add(base);
   }
   return leads;
+}
+
+/** The module-level `const X = …` whose initializer holds `node`. */
+function topLevelVariable(node: ts.Node): (ts.VariableDeclaration & { name: ts.Identifier }) | undefined {
+  for (let n: ts.Node | undefined = node.parent; n && !ts.isSourceFile(n); n = n.parent) {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.parent.parent && ts.isVariableStatement(n.parent.parent) && ts.isSourceFile(n.parent.parent.parent)) {
+      return n as ts.VariableDeclaration & { name: ts.Identifier };
+    }
+  }
+  return undefined;
 }
 
 /** `const handlers = { refund: async () => … }` → `handlers` for the function stored under `refund`. */

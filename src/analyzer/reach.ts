@@ -6,11 +6,12 @@
  */
 import ts from 'typescript';
 import { enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
-import { classifyAssignment, classifyCallbackArgument, decoratedHandler, isHttpMethodExport, type EntryVerdict } from './entries.js';
+import { classifyAssignment, classifyCallbackArgument, decoratedHandler, frameworkRegistration, isHttpMethodExport, type EntryVerdict } from './entries.js';
 import type { FileIndex } from './file-index.js';
 import { isEraGuarded, isUnderCapabilityCheck } from './guards.js';
 import { resolveBinding } from './bindings.js';
 import { calledFunction } from './functions.js';
+import { DeadCode } from './dead-code.js';
 import type { Project } from './project.js';
 import type { ReasonId } from './reasons.js';
 import type { RawSite } from './detect.js';
@@ -103,7 +104,11 @@ interface Ref {
 }
 
 export class Reach {
-  constructor(private readonly project: Project) {}
+  private readonly deadCode: DeadCode;
+
+  constructor(private readonly project: Project) {
+    this.deadCode = new DeadCode(project);
+  }
 
   /** Functions still to visit for the current site: call graphs can be dense and cyclic. */
   private budget = 0;
@@ -136,7 +141,7 @@ export class Reach {
     if (entry && isHelperCall && verdict?.type === 'handler' && returnsDirectly(node, fn)) {
       const handlerFn = w.via[w.via.length - 1];
       const throughParameters = verdict.nameDynamic ? nameThroughParameters(verdict.registration, w) : undefined;
-      const name = verdict.name ?? throughParameters ?? w.nameFromTable ?? narrowedName(node, fn);
+      const name = verdict.name ?? throughParameters ?? siblingName(handlerFn.fn) ?? w.nameFromTable ?? narrowedName(node, fn);
       const end: RouteEnd = {
         type: 'handler',
         kind: verdict.kind,
@@ -180,17 +185,31 @@ export class Reach {
         for (const ref of forwarded.refs) this.fromReference(ref, fn, file, forwarded.name, { ...w, seen, paramArgs: forwarded.paramArgs }, out);
         if (forwarded.refs.length > 0) return;
       }
+      const index = (holder.arguments ?? []).findIndex((a) => outerParent(a) === outerParent(fn));
+      if (this.viaFramework(holder, index, fn, file, w, out)) return;
       // an anonymous callback (array method, promise executor, IIFE, event listener): runs outside the
       // straight-line flow of the function around it
       this.walkOutOf(holder, file, { ...w, seen, reasons: [...w.reasons, 'nested-callback'] }, out);
       return;
     }
     const callbacks = objectArgumentOf(fn);
-    if (callbacks) {
+    if (callbacks && !isObjectAssignSource(callbacks.call, callbacks.index)) {
       // a member of an object of callbacks handed to a call (`registerToolTask(name, cfg, { createTask() {…} })`)
       const v = classifyCallbackArgument(callbacks.call, callbacks.index);
-      if (v && v.type !== 'handler') out.push(this.route(this.endOf(v, fn, file, inner, w, file), w));
-      else this.walkOutOf(callbacks.call, file, { ...w, seen, reasons: [...w.reasons, 'nested-callback'] }, out);
+      if (v && v.type !== 'handler') {
+        out.push(this.route(this.endOf(v, fn, file, inner, w, file), w));
+        return;
+      }
+      if (!v && this.viaFramework(callbacks.call, callbacks.index, fn, file, w, out)) return;
+      // an object handed to a repo function (`defineTool({ name, handler })`): its member is called by
+      // name where the object ends up
+      const name = functionName(fn);
+      if (!v && name && ts.isCallExpression(callbacks.call) && calledFunction(callbacks.call.expression, file, this.project)) {
+        const before = out.length;
+        for (const ref of this.references(fn, file, name)) this.fromReference(ref, fn, file, name, { ...w, seen }, out);
+        if (out.length > before) return;
+      }
+      this.walkOutOf(callbacks.call, file, { ...w, seen, reasons: [...w.reasons, 'nested-callback'] }, out);
       return;
     }
     const mapped = this.mapReferences(fn, file);
@@ -234,7 +253,19 @@ export class Reach {
     const refs = name ? this.references(fn, file, name) : [];
     const before = out.length;
     for (const ref of refs) this.fromReference(ref, fn, file, name!, { ...w, seen }, out);
-    if (out.length === before) out.push(this.route({ type: 'unportable', reason: 'no-handler', at: fn, file }, w));
+    if (out.length > before) return;
+    // nothing found: dead code only when nothing outside tests can name it (see dead-code.ts)
+    const uncalled = refs.every((ref) => this.production && ref.file.isTest) && this.deadCode.isDead(fn, file);
+    out.push(this.route({ type: 'unportable', reason: uncalled ? 'dead-code' : 'no-handler', at: fn, file }, w));
+  }
+
+  /** A callback given to another library's tool/prompt/resource registration: a handler that library registers. */
+  private viaFramework(call: ts.CallExpression | ts.NewExpression, index: number, fn: ts.FunctionLikeDeclaration, file: FileIndex, w: Walk, out: Route[]): boolean {
+    if (!ts.isCallExpression(call) || index < 0 || classifyCallbackArgument(call, index) || calledFunction(call.expression, file, this.project)) return false;
+    const registered = frameworkRegistration(call, index);
+    if (!registered) return false;
+    out.push(this.route({ type: 'handler', kind: registered.kind, name: registered.name, nameDynamic: false, fn, file, framework: registered.framework }, w));
+    return true;
   }
 
   /** Continue from a call that received a callback; shape checks stop here (already manual). */
@@ -259,7 +290,7 @@ export class Reach {
     if (!p) return;
     if (ts.isCallExpression(p) && unwrap(p.expression) === unwrap(r as ts.Expression)) {
       const helper: ViaFunction = { fn, file: fnFile, name, call: p };
-      this.walk(p, ref.file, true, p.arguments, { ...w, via: [...w.via, helper], nameFromTable: ref.tableKey }, out);
+      this.walk(p, ref.file, true, p.arguments, { ...w, via: [...w.via, helper], nameFromTable: ref.tableKey ?? w.nameFromTable }, out);
       return;
     }
     const helper: ViaFunction = { fn, file: fnFile, name, call: undefined };
@@ -297,7 +328,42 @@ export class Reach {
       return;
     }
     // a function stored in a Map: `new Map([['refund', refundHandler]])`
-    for (const mref of this.mapReferences(r, ref.file)) this.fromReference(mref, fn, fnFile, name, w, out);
+    const mapped = this.mapReferences(r, ref.file);
+    for (const mref of mapped) this.fromReference(mref, fn, fnFile, name, w, out);
+    if (mapped.length > 0 || this.budget-- <= 0) return;
+    // held in a const, or returned by a function: followed to where that value is used
+    for (const vref of this.valueFlow(r, ref.file)) this.fromReference(vref, fn, fnFile, name, { ...w, nameFromTable: w.nameFromTable ?? ref.tableKey }, out);
+  }
+
+  /**
+   * Where a value goes when it is neither called nor registered on the spot: the uses of the const
+   * holding it (`const handler = tools[name]`), the calls of a named function returning it
+   * (`getToolHandler(name)`), through `??`, `||` and conditionals around it.
+   */
+  private valueFlow(value: ts.Node, file: FileIndex): Ref[] {
+    let v = outerParent(value);
+    for (let p = v.parent; p; p = v.parent) {
+      if (ts.isConditionalExpression(p) && p.condition !== v) v = outerParent(p);
+      else if (ts.isBinaryExpression(p) && isPassingOperator(p.operatorToken.kind)) v = outerParent(p);
+      else if (ts.isAwaitExpression(p)) v = outerParent(p);
+      else break;
+    }
+    const p = v.parent;
+    if (!p) return [];
+    if (ts.isVariableDeclaration(p) && p.initializer && outerParent(p.initializer) === v && ts.isIdentifier(p.name)) {
+      const local = p.name.text;
+      return (file.identRefs.get(local) ?? []).filter((id) => resolveBinding(id, local) === p).map((node) => ({ file, node }));
+    }
+    const returning = ts.isReturnStatement(p) ? enclosingFunction(p) : ts.isArrowFunction(p) && p.body === v ? p : undefined;
+    const returnedName = returning ? functionName(returning) : undefined;
+    if (!returning || !returnedName) return [];
+    const calls: Ref[] = [];
+    for (const ref of this.references(returning, file, returnedName)) {
+      if (this.production && ref.file.isTest) continue;
+      const call = outerParent(ref.node).parent;
+      if (call && ts.isCallExpression(call) && outerParent(call.expression) === outerParent(ref.node)) calls.push({ file: ref.file, node: call });
+    }
+    return calls;
   }
 
   /**
@@ -415,17 +481,34 @@ export class Reach {
     return refs;
   }
 
-  /** `table[expr](…)` and `table.key(…)` uses of an object literal bound to a const. */
+  /**
+   * `table[expr]` reads of an object literal's value, wherever the value goes: the const holding it,
+   * the target it is merged into (`Object.assign(registry, { … })`), the callers of a function
+   * returning it (`const tools = createToolRegistry()`). (`table.key` reads are member references.)
+   */
   private tableReferences(obj: ts.ObjectLiteralExpression, file: FileIndex, key: string): Ref[] {
-    const decl = outerParent(obj).parent;
-    if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return [];
     const refs: Ref[] = [];
-    for (const id of file.identRefs.get(decl.name.text) ?? []) {
-      const access = outerParent(id).parent;
-      if (access && ts.isElementAccessExpression(access) && unwrap(access.expression) === id) {
+    const seen = new Set<ts.Node>();
+    const visit = (value: ts.Node, f: FileIndex): void => {
+      if (seen.has(value) || seen.size > MAX_TABLE_FLOW) return;
+      seen.add(value);
+      const r = outerParent(value);
+      const access = r.parent;
+      if (access && ts.isElementAccessExpression(access) && outerParent(access.expression) === r) {
         const lit = stringValue(access.argumentExpression);
-        if (lit === undefined || lit === key) refs.push({ file, node: access, tableKey: key });
+        if (lit === undefined || lit === key) refs.push({ file: f, node: access, tableKey: key });
+        return;
       }
+      for (const next of this.valueFlow(r, f)) visit(next.node, next.file);
+    };
+    const target = objectAssignTarget(obj);
+    if (!target) {
+      visit(obj, file);
+      return refs;
+    }
+    const binding = resolveBinding(target, target.text);
+    for (const id of binding ? (file.identRefs.get(target.text) ?? []) : []) {
+      if (id !== target && resolveBinding(id, target.text) === binding) visit(id, file);
     }
     return refs;
   }
@@ -497,6 +580,29 @@ function nameThroughParameters(registration: ts.CallExpression, w: Walk): string
   const b = resolveBinding(nameArg, nameArg.text);
   const given = b && ts.isParameter(b) ? w.paramArgs.get(b) : undefined;
   return given ? stringValue(given) : undefined;
+}
+
+/** `??`, `||`, `&&`: the result may be either operand, so a value passes through them. */
+function isPassingOperator(kind: ts.SyntaxKind): boolean {
+  return kind === ts.SyntaxKind.QuestionQuestionToken || kind === ts.SyntaxKind.BarBarToken || kind === ts.SyntaxKind.AmpersandAmpersandToken;
+}
+/** Places one table's value is followed through (consts, merges, returns) before giving up. */
+const MAX_TABLE_FLOW = 64;
+
+/** `Object.assign(target, …sources)`: is argument `index` one of the sources? */
+function isObjectAssignSource(call: ts.CallExpression | ts.NewExpression, index: number): boolean {
+  return index >= 1 && ts.isCallExpression(call) && memberChain(call.expression).join('.') === 'Object.assign';
+}
+
+/** The identifier an object literal is merged into with `Object.assign(target, obj)`. */
+function objectAssignTarget(obj: ts.ObjectLiteralExpression): ts.Identifier | undefined {
+  const arg = outerParent(obj);
+  const call = arg.parent;
+  if (!call || !ts.isCallExpression(call)) return undefined;
+  const index = call.arguments.findIndex((a) => outerParent(a) === arg);
+  if (!isObjectAssignSource(call, index)) return undefined;
+  const target = unwrap(call.arguments[0]);
+  return ts.isIdentifier(target) ? target : undefined;
 }
 
 /** Is `node` the callee of a call (`x.handler(…)`)? */

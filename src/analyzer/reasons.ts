@@ -135,6 +135,10 @@ export const REASONS = {
     portability: 'unportable',
     advice: 'Asked from a task or stream relay (experimental tasks): not served by MRTR. Redesign as a tool that returns inputRequired.',
   },
+  'dead-code': {
+    portability: 'unportable',
+    advice: 'Nothing can call this function: no caller in the analyzed files, no other file outside tests names it, and its package does not export it. The ask never runs: delete it (and its callers in tests), or call it from a tool, prompt or resource handler and port it there.',
+  },
   // guarded: already dual-era
   'era-guarded': {
     portability: 'guarded',
