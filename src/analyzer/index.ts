@@ -148,6 +148,8 @@ function recognizeSites(project: Project): void {
     const found = detectSites(index, evidence);
     index.sites = found.sites;
     if (isClientOnly(index)) continue;
+    // JavaScript declares no types for the checker to read, and a program over bundled JS is costly
+    if (!TYPED_SOURCE.test(index.file)) continue;
     for (const call of found.undecided) if (call.needs === 'server') undecided.push({ index, call });
   }
   for (const { index, call } of undecided) {
@@ -159,6 +161,9 @@ function recognizeSites(project: Project): void {
   }
   for (const index of project.parsed()) index.sites.sort((a, b) => a.node.pos - b.node.pos);
 }
+
+/** Files whose receivers can carry declared types (`.ts`, `.tsx`, `.mts`, `.cts`). */
+const TYPED_SOURCE = /\.[cm]?tsx?$/;
 
 function typeChecked(project: Project): { typeChecked?: number } {
   return project.typeCheckedFiles.size > 0 ? { typeChecked: project.typeCheckedFiles.size } : {};

@@ -88,4 +88,17 @@ describe('Project.typeChecker', () => {
     expect(report.sites.length).toBeGreaterThan(0);
     expect(report.files.typeChecked ?? 0).toBe(0);
   });
+
+  it('asks only for TypeScript files: a JavaScript receiver has no declared type, and a program over bundles is costly', () => {
+    const dir = tempDir();
+    const ask = `await current().createMessage({ messages: [], maxTokens: 1 });\n`;
+    writeFileSync(join(dir, 'typed.ts'), `import '@modelcontextprotocol/server';\ndeclare class Server { createMessage(p: unknown): Promise<unknown> }\ndeclare function current(): Server;\nexport {};\n${ask}`);
+    writeFileSync(join(dir, 'bundle.mjs'), `import { current } from './session.mjs';\nimport '@modelcontextprotocol/server';\n${ask}`);
+    const typed = analyze({ cwd: dir, files: [join(dir, 'typed.ts')] }).report;
+    expect(typed.sites.map((s) => `${s.file}:${s.line} ${s.form}`)).toEqual(['typed.ts:5 createMessage']);
+    expect(typed.files.typeChecked).toBe(1);
+    const bundle = analyze({ cwd: dir, files: [join(dir, 'bundle.mjs')] }).report;
+    expect(bundle.sites).toEqual([]);
+    expect(bundle.files.typeChecked ?? 0).toBe(0);
+  });
 });
