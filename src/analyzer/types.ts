@@ -8,17 +8,19 @@
 import { dirname, extname, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
-/** Options when no tsconfig.json is found: permissive enough for any TS/JS server. */
-export const DEFAULT_CHECKER_OPTIONS: ts.CompilerOptions = {
-  allowJs: true,
-  checkJs: false,
-  strict: true,
-  skipLibCheck: true,
-  noEmit: true,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  module: ts.ModuleKind.ESNext,
-  target: ts.ScriptTarget.ES2022,
-};
+/** Options when no tsconfig.json is found: permissive enough for any TS/JS server (a function: the compiler loads on first use). */
+export function defaultCheckerOptions(): ts.CompilerOptions {
+  return {
+    allowJs: true,
+    checkJs: false,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    module: ts.ModuleKind.ESNext,
+    target: ts.ScriptTarget.ES2022,
+  };
+}
 
 /** How the program reaches the analyzer's trees: the tree of an analyzed file, or undefined to read it from disk. */
 export interface TreeSource {
@@ -46,7 +48,7 @@ export function buildProgram(source: TreeSource): ts.Program {
  */
 export function checkerOptions(cwd: string, rootNames: readonly string[]): ts.CompilerOptions {
   const configPath = nearestConfig(commonFolder(rootNames) ?? cwd, resolve(cwd));
-  let options: ts.CompilerOptions = { ...DEFAULT_CHECKER_OPTIONS };
+  let options: ts.CompilerOptions = defaultCheckerOptions();
   if (configPath) {
     const read = ts.readConfigFile(configPath, ts.sys.readFile);
     if (!read.error) {
