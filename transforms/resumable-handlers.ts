@@ -23,7 +23,7 @@
  *
  * As a jscodeshift module it analyzes the file alone to make its plan (no cross-file helpers).
  */
-import { runEngineAsJscodeshift, type FileInfo } from './lib/jscodeshift-module.js';
+import { runAsJscodeshift, type FileInfo } from './lib/jscodeshift-module.js';
 
 export { resumableEdits } from './lib/plan-edits.js';
 
@@ -31,5 +31,5 @@ export const parser = 'ts';
 
 /** jscodeshift module: the port of the file alone (its plan made by the analyzer on that file). */
 export default function transformer(file: FileInfo, _api: unknown, options: Record<string, unknown> = {}): string | undefined {
-  return runEngineAsJscodeshift(file, options);
+  return runAsJscodeshift(file, options, { resumable: true, retireRoots: false, imports: true });
 }

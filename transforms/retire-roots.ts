@@ -46,5 +46,5 @@ export const parser = 'ts';
 
 /** jscodeshift module: roots retired to configuration, nothing else. */
 export default function transformer(file: FileInfo, _api: unknown, options: Record<string, unknown> = {}): string | undefined {
-  return runAsJscodeshift(file, options, { twoPass: false, capabilityBranches: false, retireRoots: true, urlElicitation: false, imports: true });
+  return runAsJscodeshift(file, options, { resumable: false, retireRoots: true, imports: true });
 }

@@ -43,7 +43,7 @@ export interface AnalyzeOptions {
   texts?: ReadonlyMap<string, string>;
   /** Called with each file's tree once it is parsed and indexed (`port` reuses them instead of parsing again). */
   onTree?: (file: string, sf: ts.SourceFile) => void;
-  /** Also build the port's plan of each file (docs/engine.md), with these options. */
+  /** How the port's plan is made (docs/engine.md); the verdicts are the plan's. Default: roots from configuration. */
   plan?: PlanOptions;
 }
 
@@ -62,13 +62,19 @@ export interface AnalyzeResult {
   report: AnalysisReport;
   /** Per handler that reaches sites: the handler function's range, so `port` can find it in another AST. */
   handlers: HandlerEntry[];
-  /** With `options.plan`: what the port edits in each file that has something to port or mark. */
-  plans?: FilePlan[];
+  /** What the port edits (or marks) in each file that has something to port or mark. */
+  plans: FilePlan[];
 }
 
 export function analyze(options: AnalyzeOptions): AnalyzeResult {
   const { found, project, scanned } = findSites(options);
-  const planned = options.plan ? buildPlans(found, project, options.plan) : undefined;
+  // the shape between each handler and its asks is the plan's to judge: its verdicts are the sites'
+  // (a site no request can reach, or one already dual-era, keeps the analyzer's verdict)
+  const planned = buildPlans(found, project, options.plan);
+  for (const f of found) {
+    const verdict = planned.verdicts.get(f.site);
+    if (verdict && (f.site.portability === 'auto' || f.site.portability === 'manual')) Object.assign(f.site, verdict);
+  }
   const sites = found.map((f) => f.site);
   const summary = { sites: sites.length, auto: 0, manual: 0, unportable: 0, guarded: 0 };
   for (const s of sites) summary[s.portability]++;
@@ -76,7 +82,7 @@ export function analyze(options: AnalyzeOptions): AnalyzeResult {
   return {
     report: { tool: 'mrtr-port', version: 1, files: { scanned, skipped, ...typeChecked(project) }, sites, summary },
     handlers: handlerEntries(found.map((f) => f.routes)),
-    ...(planned ? { plans: planned.plans } : {}),
+    plans: planned.plans,
   };
 }
 

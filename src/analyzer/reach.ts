@@ -15,7 +15,7 @@ import { DeadCode } from './dead-code.js';
 import type { Project } from './project.js';
 import type { ReasonId } from './reasons.js';
 import type { RawSite } from './detect.js';
-import { requestIsStatic, requestIsTaskAugmented, shapeReasons, sideEffectFeedsAsk } from './shape.js';
+import { requestIsTaskAugmented } from './plan/asks.js';
 import type { HandlerKind } from '../vocabulary.js';
 
 export interface ViaFunction {
@@ -119,8 +119,8 @@ export class Reach {
     const out: Route[] = [];
     this.budget = MAX_VISITS;
     this.production = !file.isTest;
-    const reasons: ReasonId[] = requestIsStatic(site) ? [] : ['dynamic-request'];
-    if (requestIsTaskAugmented(site)) reasons.push('task-augmented');
+    // the shape between the handler and the ask is the plan's to judge (src/analyzer/plan)
+    const reasons: ReasonId[] = requestIsTaskAugmented(site) ? ['task-augmented'] : [];
     this.walk(site.node, file, false, site.call.arguments ?? [], { via: [], reasons, guarded: false, seen: new Set() }, out);
     return out;
   }
@@ -154,9 +154,8 @@ export class Reach {
       out.push(this.route(end, this.wrappedIf(entry, { ...w, via: w.via.slice(0, -1), guarded })));
       return;
     }
-    const reasons = [...w.reasons, ...shapeReasons(node, fn, isHelperCall)];
+    const reasons = [...w.reasons];
     if (isUnderCapabilityCheck(node, fn)) reasons.push('capability-fallback');
-    if (sideEffectFeedsAsk(node, args, fn)) reasons.push('side-effect-before-ask');
     const next: Walk = { ...w, reasons, guarded };
     this.fromFunction(fn, file, node, next, out);
   }

@@ -14,57 +14,29 @@ export interface ReasonInfo {
 
 export const REASONS = {
   // manual: reachable from an eligible handler, but a human must decide
-  'in-loop': {
-    portability: 'manual',
-    advice: 'The ask runs inside a loop: unroll it into steps carried in the sealed requestState, or ask for all values in one form.',
-  },
   'not-awaited': {
     portability: 'manual',
-    advice: 'The request is not awaited where it is made (stored, chained or fire-and-forget): restructure so the handler awaits the answer, then re-run the port.',
+    advice: 'The request\'s promise is not awaited where it is made (stored, chained with .then, or dropped): await it, or return it to a caller that awaits it, then re-run the port.',
   },
   'raced': {
     portability: 'manual',
-    advice: 'The request is raced against a timeout or other promise (Promise.race/any/all): MRTR rounds have no timeout of their own; decide what the fallback should be.',
+    advice: 'The request is raced against a timeout or another promise (Promise.race/any): a round has no timeout of its own; decide what the fallback should be, then port by hand.',
   },
   'nested-callback': {
     portability: 'manual',
-    advice: 'The request is made inside a nested callback: move it to the handler body so the handler can return inputRequired(...).',
-  },
-  'side-effect-before-ask': {
-    portability: 'manual',
-    advice: 'A side effect runs before the ask and the ask depends on it: it would run again on every round. Make it idempotent or move it after the last answer.',
+    advice: 'The request is made inside a callback the handler does not wait for (a timer, an event listener, .then, forEach): move it where the handler awaits it (or into Promise.all(items.map(async …))), then re-run the port.',
   },
   'dynamic-request': {
     portability: 'manual',
-    advice: 'The request parameters are built dynamically (spread, computed, or passed in): port by hand with inputRequired.elicit/createMessage/listRoots.',
-  },
-  'helper-not-awaited-by-handler': {
-    portability: 'manual',
-    advice: 'The helper that asks is called but not awaited directly by the handler: have the handler await it, or port the helper by hand.',
-  },
-  'result-escapes': {
-    portability: 'manual',
-    advice: 'The answer is returned or passed on as a whole (not read by the handler): port by hand so the caller reads inputResponse(...).',
-  },
-  'try-catch': {
-    portability: 'manual',
-    advice: 'The request sits inside try/catch whose catch handles its failure: on MRTR the client answers cancel or decline instead; port the catch arm by hand.',
-  },
-  'in-expression': {
-    portability: 'manual',
-    advice: 'The request is awaited inside a larger expression (condition, argument, template): hoist it into its own const, then re-run the port.',
+    advice: 'The request\'s parameters are not one argument the port can keep (none, or a spread): pass them as a single object, then re-run the port.',
   },
   'task-augmented': {
     portability: 'manual',
     advice: 'The request asks the client to run it as a task (params.task) and then polls it: MRTR input requests are never tasks. Ask with inputRequired.* and drop the polling, by hand.',
   },
-  'branching-statement': {
-    portability: 'manual',
-    advice: 'The ask sits in a switch case, labelled or other compound statement the transform does not restructure: move it into its own handler or a plain if block, or port by hand.',
-  },
   'wrapped-handler': {
     portability: 'manual',
-    advice: 'The handler is registered through a wrapper (withAuth(fn), a middleware): the wrapper must pass an inputRequired(...) result through unchanged. Check it, then port the inner function by hand or unwrap it.',
+    advice: 'The handler is registered through a wrapper from outside the project (a library\'s middleware): the port cannot see that it runs the handler within the same call. Check that it passes the call through, then port by hand.',
   },
   'framework-registration': {
     portability: 'manual',
@@ -76,15 +48,7 @@ export const REASONS = {
   },
   'unknown-handler-shape': {
     portability: 'manual',
-    advice: 'The handler could not be resolved statically (registered through a variable or computed name): port by hand.',
-  },
-  'in-helper': {
-    portability: 'manual',
-    advice: 'The handler awaits a helper that asks the client: inline the helper into the handler (or have it return inputRequired(...) and the handler return that), then re-run the port.',
-  },
-  'not-ported': {
-    portability: 'manual',
-    advice: 'The port found this request but could not rewrite it (a shape the transform does not handle): port it by hand to inputRequired (see docs/port.md), then delete this marker.',
+    advice: 'No registration call was found for the handler (or its name is computed by a call): register it with registerTool/registerPrompt/registerResource/setRequestHandler where the port can see it, or port by hand.',
   },
   'not-carryable': {
     portability: 'manual',
@@ -104,11 +68,15 @@ export const REASONS = {
   },
   'recomputed-value': {
     portability: 'auto',
-    advice: 'is computed again on every round (its value cannot travel in the sealed requestState): check that computing it has no side effect (it should only build a client or a schema), then delete this marker.',
+    advice: 'This value is computed again on every round (it cannot travel in the sealed requestState): check that computing it has no side effect (it should only build a client or a schema), then delete this marker.',
   },
   'capability-fallback': {
     portability: 'auto',
     advice: 'The legacy code branched on client capabilities; the port reads the per-request capabilities instead. Check the fallback still matches what the client declares, then delete this marker.',
+  },
+  'in-loop': {
+    portability: 'auto',
+    advice: 'The ask runs once per loop iteration: each iteration is one round, and clients stop after 10 rounds (the SDK\'s legacy shim after 8). Keep the loop short, or ask for all values in one form.',
   },
   // unportable: not inside a request that MRTR can serve
   'notification-handler': {

@@ -1,23 +1,45 @@
 /**
- * No silent leftovers: after the transform, every site the analyzer reported (other than guarded ones)
- * must have been rewritten or marked. A site whose call line survived unchanged with no
- * `@mrtr-port-todo`/`@mrtr-port-ignore` above its statement gets a `not-ported` marker from the runner,
- * so `check` and the summary still count it.
+ * No silent leftovers, and `auto` is a promise:
+ * - every `auto` site of a file is in its plan (an ask the transform rewrites, or a roots request it
+ *   retires); one that is not is a failure of the file (`AutoSiteNotPlannedError`), never a marker;
+ * - every other site (but guarded ones) has a marker above its statement: the plan writes them; a
+ *   site whose line survived without one (the plan missed it) gets one per reason here, so `check`
+ *   and the summary still count it.
  */
 import { diffArrays } from 'diff';
 import ts from 'typescript';
 import type { Site } from '../analyzer/model.js';
-import { REASONS } from '../analyzer/reasons.js';
+import type { FilePlan } from '../analyzer/plan/model.js';
+import { REASONS, isReasonId } from '../analyzer/reasons.js';
 import { MARKERS } from '../vocabulary.js';
 import { mapLines } from './line-map.js';
 import { insertMarkers, type MarkerRequest } from './markers.js';
 import { scriptKindOf } from './verify.js';
 
-export const NOT_PORTED = 'not-ported' as const;
+export class AutoSiteNotPlannedError extends Error {
+  constructor(site: Site) {
+    super(`the analyzer reports an auto site at ${site.line}:${site.column} that the plan does not rewrite (a port bug: the file is left as it was)`);
+    this.name = 'AutoSiteNotPlannedError';
+  }
+}
+
+/** Throws when an `auto` site of `text` has no ask (or retired roots request) of `plan` at its position. */
+export function checkAutoSitesPlanned(text: string, sites: readonly Site[], plan: FilePlan | null | undefined): void {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const starts = new Set([...(plan?.asks ?? []).map((a) => a.start), ...(plan?.retiredRoots ?? []).map((r) => r.start)]);
+  const lineStarts = [0];
+  for (let i = 0; i < body.length; i++) if (body[i] === '\n') lineStarts.push(i + 1);
+  for (const site of sites) {
+    if (site.portability !== 'auto') continue;
+    const offset = (lineStarts[site.line - 1] ?? -1) + site.column - 1;
+    if (!starts.has(offset)) throw new AutoSiteNotPlannedError(site);
+  }
+}
 
 /**
- * `after` with a `not-ported` marker above each unhandled site's statement; `added` counts them.
- * `tree`: the analyzer's parse of `before`, used when it is of exactly the text this would parse.
+ * `after` with markers above each non-auto site's statement that has none (one per reason);
+ * `added` counts them. `tree`: the analyzer's parse of `before`, used when it is of exactly the text
+ * this would parse.
  */
 export function markUnhandledSites(
   path: string,
@@ -26,7 +48,7 @@ export function markUnhandledSites(
   sites: readonly Site[],
   tree?: ts.SourceFile,
 ): { text: string; added: number } {
-  const active = sites.filter((s) => s.portability !== 'guarded');
+  const active = sites.filter((s) => s.portability === 'manual' || s.portability === 'unportable');
   if (active.length === 0) return { text: after, added: 0 };
   const oldLines = before.split(/\r?\n/);
   const newLines = after.split(/\r?\n/);
@@ -48,8 +70,10 @@ export function markUnhandledSites(
     const statementLine = statementStartLine(sf, site.line, site.column) ?? site.line;
     const target = mapLine(statementLine);
     if (hasMarkerAbove(newLines, target - 1)) continue;
-    if (requests.some((r) => r.line === target)) continue;
-    requests.push({ line: target, reason: NOT_PORTED, message: REASONS[NOT_PORTED].advice });
+    for (const reason of site.reasons) {
+      if (requests.some((r) => r.line === target && r.reason === reason)) continue;
+      requests.push({ line: target, reason, message: isReasonId(reason) ? REASONS[reason].advice : reason });
+    }
   }
   return requests.length === 0 ? { text: after, added: 0 } : { text: insertMarkers(after, requests), added: requests.length };
 }

@@ -3,11 +3,12 @@
  * entry point and the continuation helper template. Loaded on first use; a test (or an embedder) can
  * replace any of them through `runPort({ dependencies })`, e.g. to inject a transform that throws.
  */
+import { readFileSync } from 'node:fs';
 import type ts from 'typescript';
-import type { PortOptions, PortSourceInput, SiteInstruction } from '../../transforms/index.js';
-import type { AnalyzeResult } from '../analyzer/index.js';
+import type { PortOptions, PortSourceInput } from '../../transforms/index.js';
+import type { AnalyzeResult, PlanOptions } from '../analyzer/index.js';
 
-export type { PortOptions, SiteInstruction };
+export type { PortOptions };
 
 /**
  * How one ported file reaches the runtime helpers, decided per file by the runner's helper stage
@@ -28,7 +29,7 @@ export interface HelperImportOptions {
    */
   module: 'esm' | 'cjs';
 }
-/** What the transform entry point takes: one file's text, its sites and the port options. */
+/** What the transform entry point takes: one file's text, its plan (from the analyzer) and the port options. */
 export type TransformInput = PortSourceInput;
 
 export interface DiscoverResult {
@@ -41,13 +42,27 @@ export interface DiscoverResult {
   unreadable?: { path: string; code: string }[];
 }
 
-/** The analyzer's result; `handlers` is optional so a stand-in analyzer can leave it out. */
-export type AnalyzeResultLike = Pick<AnalyzeResult, 'report'> & Partial<Pick<AnalyzeResult, 'handlers'>>;
+/** The analyzer's result; `handlers` and `plans` are optional so a stand-in analyzer can leave them out (then nothing is ported). */
+export type AnalyzeResultLike = Pick<AnalyzeResult, 'report'> & Partial<Pick<AnalyzeResult, 'handlers' | 'plans'>>;
 
 export interface HelperTemplate {
   /** File name written next to the sources, e.g. `mrtr-continuation.ts`. */
   fileName: string;
   text: string;
+  /**
+   * The flow runtime ported handlers import (`mrtr-flow.ts`, docs/engine.md), written beside the
+   * continuation file it imports. Optional so a stand-in helper can leave it out.
+   */
+  flow?: { fileName: string; text: string };
+}
+
+/** The flow runtime's file name next to the sources (its import specifier is `./mrtr-flow.js` in the file's style). */
+export const FLOW_FILE_NAME = 'mrtr-flow.ts';
+
+/** The tested flow runtime as a user gets it: under `--codec sdk` it seals through the `-sdk` continuation file. */
+export function flowRuntimeText(codec: PortOptions['codec'], read: (file: string) => string): string {
+  const text = read(FLOW_FILE_NAME);
+  return codec === 'sdk' ? text.replaceAll("'./mrtr-continuation.js'", "'./mrtr-continuation-sdk.js'") : text;
 }
 
 export interface PortDependencies {
@@ -61,6 +76,8 @@ export interface PortDependencies {
     files: readonly string[];
     texts?: ReadonlyMap<string, string>;
     onTree?: (file: string, sf: ts.SourceFile) => void;
+    /** How the port's plans are made (roots asked or from configuration). */
+    plan?: PlanOptions;
   }): AnalyzeResultLike | Promise<AnalyzeResultLike>;
   /** The transform with markers inserted (`applyPortSource`). */
   transform(input: TransformInput): string;
@@ -77,8 +94,24 @@ export async function loadDefaultDependencies(): Promise<PortDependencies> {
   ]);
   return {
     discoverFiles: (o) => discover.discoverFiles({ cwd: o.cwd, paths: [...o.paths], ignore: [...o.ignore] }),
-    analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files, texts: o.texts, onTree: o.onTree }),
+    analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files, texts: o.texts, onTree: o.onTree, plan: o.plan }),
     transform: (input) => transforms.applyPortSource(input),
-    helperTemplate: (codec) => ({ fileName: template.CONTINUATION_SOURCES[codec], text: template.continuationTemplate(codec) }),
+    helperTemplate: (codec) => ({
+      fileName: template.CONTINUATION_SOURCES[codec],
+      text: template.continuationTemplate(codec),
+      flow: { fileName: FLOW_FILE_NAME, text: flowRuntimeText(codec, runtimeSource) },
+    }),
   };
+}
+
+/** A file of `src/runtime`, from the sources (tsx, vitest) or beside the built `dist` (the package ships `src/runtime`). */
+function runtimeSource(file: string): string {
+  for (const candidate of [new URL(`../runtime/${file}`, import.meta.url), new URL(`../../../src/runtime/${file}`, import.meta.url)]) {
+    try {
+      return readFileSync(candidate, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  throw new Error(`${file} not found in the package's src/runtime`);
 }

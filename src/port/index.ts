@@ -13,9 +13,10 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type ts from 'typescript';
 import type { Site } from '../analyzer/model.js';
+import type { FilePlan } from '../analyzer/plan/model.js';
 import { betweenFiles, findDebris, sweepDebris, sweepStaleAnalysisMirrors, withSignalCleanup } from './cleanup.js';
-import { markUnhandledSites } from './coverage.js';
-import { loadDefaultDependencies, type PortDependencies, type PortOptions, type SiteInstruction } from './dependencies.js';
+import { checkAutoSitesPlanned, markUnhandledSites } from './coverage.js';
+import { loadDefaultDependencies, type PortDependencies, type PortOptions } from './dependencies.js';
 import { fileDiff, newFileDiff } from './diff.js';
 import { restoreFraming } from './framing.js';
 import { helperImportSpecifier, helperPathFor, helperState, PackageLayout } from './helper-file.js';
@@ -207,11 +208,13 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   progress?.(`analyzing ${analyzable.length} files…`);
   // the analyzer's trees (of the texts it was given): the leftover-site check reuses them
   const trees = new Map<string, ts.SourceFile>();
-  const { report } = await deps.analyze({
+  // what the transform applies to each file (the analyzer's plan: docs/engine.md)
+  const { report, plans } = await deps.analyze({
     cwd,
     files: analyzable.map((wf) => wf.abs),
     texts: new Map(analyzable.map((wf) => [wf.abs, wf.working])),
     onTree: (file, sf) => trees.set(file, sf),
+    plan: { roots },
   });
   for (const s of report.files.skipped) {
     const wf = work.get(s.file);
@@ -230,6 +233,8 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     considered.add(wf);
   }
   for (const abs of trees.keys()) if (!work.get(relOf(abs))?.sites.length) trees.delete(abs);
+  // plans are keyed by the path relative to the working directory, as sites are
+  const planOf = new Map((plans ?? []).map((p) => [p.file, p]));
 
   // Stage: place the helper (per package) before the transform, which needs its import path.
   const portable = [...considered].filter((wf) => wf.outcome.status === 'unchanged' && wf.sites.some((s) => s.portability === 'auto'));
@@ -253,13 +258,20 @@ async function port(options: RunPortOptions): Promise<PortResult> {
       }
       // the transform names the default helper and derives the `-sdk` variant itself under --codec sdk
       const importTarget = codec === 'sdk' ? helperPath.replace(/-sdk(\.[cm]?ts)$/, '$1') : helperPath;
-      const continuationImport = helperImportSpecifier(wf.abs, importTarget, layout.importSuffix(wf.working, pkg));
+      const suffix = layout.importSuffix(wf.working, pkg);
+      const continuationImport = helperImportSpecifier(wf.abs, importTarget, suffix);
+      // the flow runtime sits beside the continuation file it imports
+      const flowImport = template.flow ? helperImportSpecifier(wf.abs, join(dirname(helperPath), template.flow.fileName), suffix) : undefined;
       try {
+        const plan = planOf.get(wf.rel) ?? null;
+        // auto is a promise: a site the plan does not rewrite fails the file, it is never left to a marker
+        checkAutoSitesPlanned(wf.working, wf.sites, plan);
         text = deps.transform({
           source: wf.working,
           path: wf.abs,
-          sites: wf.sites.map(toInstruction),
-          options: { codec, roots, continuationImport },
+          plan,
+          options: { codec, roots, continuationImport, ...(flowImport ? { flowImport } : {}) },
+          tree: trees.get(wf.abs),
         });
       } catch (error) {
         fail(wf, `transform failed: ${messageOf(error)}`);
@@ -286,25 +298,28 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   const helpers: HelperOutcome[] = [];
   const helperWrites: HelperWrite[] = [];
   for (const [pkg, helperPath] of helperPaths) {
-    const importers = [...considered].filter(
-      (wf) =>
-        wf.outcome.status === 'changed' &&
-        layout.packageRootOf(wf.abs) === pkg &&
-        importsHelper(wf.output, helperImportSpecifier(wf.abs, helperPath, '')),
-    );
-    if (importers.length === 0) continue;
-    const outcome: HelperOutcome = { file: relOf(helperPath), status: 'identical', importedBy: importers.map((wf) => wf.rel) };
-    helpers.push(outcome);
-    try {
-      const state = helperState(helperPath, template.text);
-      if (state === 'identical') continue;
-      if (state === 'differs') {
-        outcome.status = 'differs';
-        continue;
+    const inPackage = [...considered].filter((wf) => wf.outcome.status === 'changed' && layout.packageRootOf(wf.abs) === pkg);
+    const flowPath = template.flow ? join(dirname(helperPath), template.flow.fileName) : undefined;
+    const flowImporters = flowPath ? inPackage.filter((wf) => importsHelper(wf.output, helperImportSpecifier(wf.abs, flowPath, ''))) : [];
+    // the flow runtime imports the continuation file: its importers need both
+    const importers = inPackage.filter((wf) => flowImporters.includes(wf) || importsHelper(wf.output, helperImportSpecifier(wf.abs, helperPath, '')));
+    const files: { path: string; text: string; importers: WorkFile[] }[] = [{ path: helperPath, text: template.text, importers }];
+    if (flowPath && template.flow) files.push({ path: flowPath, text: template.flow.text, importers: flowImporters });
+    for (const file of files) {
+      if (file.importers.length === 0) continue;
+      const outcome: HelperOutcome = { file: relOf(file.path), status: 'identical', importedBy: file.importers.map((wf) => wf.rel) };
+      helpers.push(outcome);
+      try {
+        const state = helperState(file.path, file.text);
+        if (state === 'identical') continue;
+        if (state === 'differs') {
+          outcome.status = 'differs';
+          continue;
+        }
+        helperWrites.push({ outcome, path: file.path, text: file.text, importers: file.importers });
+      } catch (error) {
+        failHelper(outcome, file.importers, messageOf(error));
       }
-      helperWrites.push({ outcome, path: helperPath, text: template.text, importers });
-    } catch (error) {
-      failHelper(outcome, importers, messageOf(error));
     }
   }
 
@@ -498,10 +513,6 @@ function fail(wf: WorkFile, error: string): void {
   wf.outcome.status = 'failed';
   wf.outcome.error = error;
   delete wf.outcome.diff;
-}
-
-function toInstruction(site: Site): SiteInstruction {
-  return { line: site.line, column: site.column, portability: site.portability, reasons: [...site.reasons] };
 }
 
 /** Does the text import the helper (any suffix)? `bare` is the specifier without a suffix. */

@@ -68,7 +68,7 @@ describe('analyze: report shape', () => {
     expect(site.handler).toEqual({ kind: 'tool', name: 'refund', file: 'src/server.ts', line: 4 });
     expect(site.via).toEqual([{ function: 'confirmRefund', file: 'src/lib/confirm.ts', line: 2 }]);
     expect(site.portability).toBe('manual');
-    expect(site.reasons).toEqual(['helper-not-awaited-by-handler']);
+    expect(site.reasons).toEqual(['not-awaited']);
     expect(handlers.map((h) => [h.file, h.name, h.siteIndexes])).toEqual([
       ['src/server.ts', 'refund', [0]],
       ['src/server.ts', 'nudge', [0]],

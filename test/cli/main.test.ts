@@ -17,7 +17,7 @@ describe('mrtr-port (in-process)', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^src\/confirm\.ts\n {2}8:\d+ +auto +elicitation elicitInput +tool "delete_note" via confirm\(\)/);
-    expect(r.stdout).toContain('Scanned 4 files: 9 legacy sites (6 auto, 1 manual, 1 unportable, 1 guarded); 0 files skipped; 0 markers left.');
+    expect(r.stdout).toContain('Scanned 4 files: 9 legacy sites (7 auto, 0 manual, 1 unportable, 1 guarded); 0 files skipped; 0 markers left.');
   });
 
   it('check exits 1 on findings and 0 on a clean project', async () => {

@@ -161,7 +161,7 @@ describe('text reporter', () => {
     expect(out).toContain('tool "delete_note" via confirm()');
     expect(out).toContain('[era-guarded]');
     expect(out).toContain('Skipped 2 files:\n  src/broken.ts: parse-error: Expression expected. (7:12)\n  src/link.ts: symlink-not-followed\n');
-    expect(out).toMatch(/Reasons:\n {2}era-guarded: .*\n {2}in-loop: The ask runs inside a loop/);
+    expect(out).toMatch(/Reasons:\n {2}era-guarded: .*\n {2}in-loop: The ask runs once per loop iteration/);
     expect(out).toContain('Scanned 5 files: 5 legacy sites (2 auto, 1 manual, 1 unportable, 1 guarded); 2 files skipped; 1 marker left (1 acknowledged).');
     expect(out).toContain('check failed: 4 legacy sites to port, 1 marker to resolve, 1 file that could not be parsed.');
   });

@@ -21,12 +21,12 @@ describe('runAnalyze / runCheck on the example projects', () => {
       'src/server.ts:77 roots/listRoots/auto',
       'src/server.ts:92 elicitation/elicitInput/auto',
       'src/server.ts:104 elicitation/elicitInput/auto',
-      'src/server.ts:126 elicitation/elicitInput/manual(in-loop)',
+      'src/server.ts:126 elicitation/elicitInput/auto(in-loop)',
       'src/server.ts:156 elicitation/elicitInput/guarded(era-guarded)',
       'src/server.ts:175 elicitation/elicitInput/auto',
       'src/server.ts:200 roots/listRoots/unportable(notification-handler)',
     ]);
-    expect(report.summary).toEqual({ sites: 9, auto: 6, manual: 1, unportable: 1, guarded: 1 });
+    expect(report.summary).toEqual({ sites: 9, auto: 7, manual: 0, unportable: 1, guarded: 1 });
 
     const checked = await runCheck({ cwd: dir });
     expect(checked.exitCode).toBe(1);

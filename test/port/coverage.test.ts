@@ -1,10 +1,13 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { Site } from '../../src/analyzer/model.js';
-import { markUnhandledSites } from '../../src/port/coverage.js';
+import type { FilePlan } from '../../src/analyzer/plan/model.js';
+import { emptyPlan } from '../../src/analyzer/plan/model.js';
+import { AutoSiteNotPlannedError, checkAutoSitesPlanned, markUnhandledSites } from '../../src/port/coverage.js';
 
-const site = (line: number, column: number, portability: Site['portability'] = 'auto'): Site => ({
-  file: 'a.ts', line, column, kind: 'elicitation', form: 'send', sdk: 'v2', handler: null, via: [], portability, reasons: [],
+const site = (line: number, column: number, portability: Site['portability'] = 'manual'): Site => ({
+  file: 'a.ts', line, column, kind: 'elicitation', form: 'send', sdk: 'v2', handler: null, via: [], portability,
+  reasons: portability === 'manual' ? ['raced'] : portability === 'guarded' ? ['era-guarded'] : [],
 });
 
 const BEFORE = [
@@ -22,8 +25,19 @@ describe('markUnhandledSites', () => {
     const out = markUnhandledSites('a.ts', BEFORE, BEFORE, [site(3, 11)]);
     expect(out.added).toBe(1);
     const lines = out.text.split('\n');
-    expect(lines[1]).toMatch(/^ {2}\/\* @mrtr-port-todo\(not-ported\): The port found this request but could not rewrite it/);
+    expect(lines[1]).toMatch(/^ {2}\/\* @mrtr-port-todo\(raced\): The request is raced against a timeout/);
     expect(lines[2]).toBe('  const answer =');
+  });
+
+  it('writes one marker per reason of the site', () => {
+    const two: Site = { ...site(3, 11), reasons: ['raced', 'task-augmented'] };
+    const out = markUnhandledSites('a.ts', BEFORE, BEFORE, [two]);
+    expect(out.added).toBe(2);
+    expect(out.text.split('\n').slice(1, 3).map((l) => /todo\(([\w-]+)\)/.exec(l)?.[1])).toEqual(['raced', 'task-augmented']);
+  });
+
+  it('leaves auto sites to the plan check (never marks one)', () => {
+    expect(markUnhandledSites('a.ts', BEFORE, BEFORE, [site(3, 11, 'auto')])).toEqual({ text: BEFORE, added: 0 });
   });
 
   it('leaves sites that were rewritten, already marked, or guarded', () => {
@@ -45,7 +59,7 @@ describe('markUnhandledSites', () => {
     const crlf = BEFORE.replace(/\n/g, '\r\n');
     const out = markUnhandledSites('a.ts', crlf, crlf, [site(4, 23)]);
     expect(out.text).not.toMatch(/[^\r]\n/);
-    expect(out.text.split('\r\n')[3]).toContain('@mrtr-port-todo(not-ported)');
+    expect(out.text.split('\r\n')[3]).toContain('@mrtr-port-todo(raced)');
   });
 
   it('uses the tree it is given only when it is a parse of exactly the text to check', () => {
@@ -55,5 +69,26 @@ describe('markUnhandledSites', () => {
     // a tree of some other text (here: one statement per line) would put the marker elsewhere: ignored
     const other = ts.createSourceFile('a.ts', BEFORE.replace('  const answer =\n', '  const answer = 1;\n'), ts.ScriptTarget.Latest, true);
     expect(markUnhandledSites('a.ts', BEFORE, BEFORE, [site(3, 11)], other)).toEqual(own);
+  });
+});
+
+describe('checkAutoSitesPlanned', () => {
+  const plan = (starts: number[]): FilePlan => ({ ...emptyPlan('a.ts'), asks: starts.map((start) => ({ start, end: start + 1, runtime: 'elicit' as const })) });
+  const at = (line: number, column: number): number => BEFORE.split('\n').slice(0, line - 1).join('\n').length + 1 + column - 1;
+
+  it('passes when every auto site is an ask of the plan (or a retired roots request)', () => {
+    expect(() => checkAutoSitesPlanned(BEFORE, [site(3, 11, 'auto'), site(4, 23, 'auto')], plan([at(3, 11), at(4, 23)]))).not.toThrow();
+    const roots: FilePlan = { ...emptyPlan('a.ts'), retiredRoots: [{ start: at(4, 23), end: at(4, 24) }] };
+    expect(() => checkAutoSitesPlanned(BEFORE, [site(4, 23, 'auto')], roots)).not.toThrow();
+  });
+
+  it('fails on an auto site the plan leaves out (auto is a promise), and ignores the others', () => {
+    expect(() => checkAutoSitesPlanned(BEFORE, [site(3, 11, 'auto'), site(4, 23, 'auto')], plan([at(3, 11)]))).toThrow(AutoSiteNotPlannedError);
+    expect(() => checkAutoSitesPlanned(BEFORE, [site(4, 23, 'auto')], null)).toThrow(/4:23/);
+    expect(() => checkAutoSitesPlanned(BEFORE, [site(4, 23, 'manual'), site(3, 11, 'guarded')], null)).not.toThrow();
+  });
+
+  it('counts positions without a BOM, as the plan does', () => {
+    expect(() => checkAutoSitesPlanned(`\uFEFF${BEFORE}`, [site(3, 11, 'auto')], plan([at(3, 11)]))).not.toThrow();
   });
 });

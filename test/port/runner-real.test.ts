@@ -27,19 +27,24 @@ function typeCheck(project: string): { status: number | null; output: string } {
 }
 
 describe('port on an SDK v2 project (notes-v2)', () => {
-  it('ports it: helper written once and byte-identical, .js imports, a marker per manual site, type-checks, re-run changes nothing', async () => {
+  it('ports it: helpers (continuation and flow runtime) written once and byte-identical, .js imports, a marker per manual site, type-checks, re-run changes nothing', async () => {
     dir = copyFixture('projects', 'notes-v2');
     const result = await runPort({ cwd: dir, paths: ['.'] });
 
-    expect(result.helpers).toEqual([{ file: 'src/mrtr-continuation.ts', status: 'written', importedBy: ['src/server.ts'] }]);
+    expect(result.helpers).toEqual([
+      { file: 'src/mrtr-continuation.ts', status: 'written', importedBy: ['src/confirm.ts', 'src/server.ts'] },
+      { file: 'src/mrtr-flow.ts', status: 'written', importedBy: ['src/confirm.ts', 'src/server.ts'] },
+    ]);
     expect(read('src/mrtr-continuation.ts')).toBe(continuationTemplate());
-    expect(read('src/server.ts')).toContain(`from './mrtr-continuation.js';`);
-    expect(read('src/server.ts')).toContain('inputRequired(');
+    expect(read('src/mrtr-flow.ts')).toBe(readFileSync(join(repoRoot, 'src/runtime/mrtr-flow.ts'), 'utf8'));
+    expect(read('src/server.ts')).toContain(`from './mrtr-flow.js';`);
+    expect(read('src/server.ts')).toContain("resumable('rename', async ({ id }, ctx) => {");
+    expect(read('src/confirm.ts')).toContain('await elicit({');
 
     // every manual/unportable site of the analysis has a todo marker in its file, and the count adds up
     const markerCount = (rel: string) => findMarkers(read(rel)).filter((m) => !m.acknowledged).length;
     expect(result.summary.markers).toBe(markerCount('src/server.ts') + markerCount('src/confirm.ts'));
-    expect(findMarkers(read('src/server.ts')).map((m) => m.reason)).toEqual(expect.arrayContaining(['in-loop', 'notification-handler']));
+    expect(findMarkers(read('src/server.ts')).map((m) => m.reason)).toEqual(expect.arrayContaining(['roots-retired', 'notification-handler']));
     expect(result.summary).toMatchObject({ failed: 0, skipped: 0, changed: 2 });
     expect(portExitCode(result)).toBe(1);
 
@@ -59,7 +64,7 @@ describe('port on an SDK v2 project (notes-v2)', () => {
     const before = snapshot(dir);
     const result = await runPort({ cwd: dir, paths: ['.'], dryRun: true });
     expect(snapshot(dir)).toEqual(before);
-    expect(result.helpers[0]).toMatchObject({ status: 'would-write', file: 'src/mrtr-continuation.ts' });
+    expect(result.helpers.map((h) => [h.file, h.status])).toEqual([['src/mrtr-continuation.ts', 'would-write'], ['src/mrtr-flow.ts', 'would-write']]);
     const text = formatPortText(result);
     expect(text).toContain('--- /dev/null\n+++ b/src/mrtr-continuation.ts');
     expect(text).toContain('--- a/src/server.ts\n+++ b/src/server.ts');
@@ -81,18 +86,18 @@ describe('framing with the real transforms', () => {
     const out = read('src/server.ts');
     expect(out.startsWith(prefix)).toBe(true);
     expect(out).not.toMatch(/[^\r]\n/);
-    expect(out).toContain('inputRequired(');
+    expect(out).toContain('resumable(');
   }, 60_000);
 });
 
 describe('--roots', () => {
-  it('config (default) retires listRoots() to configuration; ask ports it to an inputRequired round', async () => {
+  it('config (default) retires listRoots() to configuration; ask ports it to a round (await listRoots())', async () => {
     dir = copyFixture('projects', 'notes-v2');
     const byConfig = await runPort({ cwd: dir, paths: ['.'], dryRun: true });
     const asked = await runPort({ cwd: dir, paths: ['.'], dryRun: true, roots: 'ask' });
     const serverDiff = (r: typeof asked) => r.files.find((f) => f.file === 'src/server.ts')!.diff!;
     expect(serverDiff(byConfig)).toContain('+      const { roots } = rootsFromConfig();');
-    expect(serverDiff(asked)).toContain('inputRequired.listRoots()');
+    expect(serverDiff(asked)).toContain('+      const { roots } = await listRoots();');
     expect(asked.options.roots).toBe('ask');
   }, 60_000);
 });
@@ -101,8 +106,11 @@ describe('--codec sdk', () => {
   it("writes the SDK-codec helper (byte-identical to the runtime's) and imports it", async () => {
     dir = copyFixture('projects', 'notes-v2');
     const result = await runPort({ cwd: dir, paths: ['.'], codec: 'sdk' });
-    expect(result.helpers).toEqual([expect.objectContaining({ file: 'src/mrtr-continuation-sdk.ts', status: 'written' })]);
+    expect(result.helpers.map((h) => [h.file, h.status])).toEqual([['src/mrtr-continuation-sdk.ts', 'written'], ['src/mrtr-flow.ts', 'written']]);
     expect(read('src/mrtr-continuation-sdk.ts')).toBe(readFileSync(join(repoRoot, 'src/runtime/mrtr-continuation-sdk.ts'), 'utf8'));
+    // the flow runtime seals through the SDK-codec continuation file
+    expect(read('src/mrtr-flow.ts')).toContain(`from './mrtr-continuation-sdk.js';`);
+    expect(read('src/mrtr-flow.ts')).not.toContain(`from './mrtr-continuation.js';`);
     expect(read('src/server.ts')).toContain(`from './mrtr-continuation-sdk.js';`);
     const tsc = typeCheck(dir);
     expect(tsc.output).toBe('');
@@ -117,7 +125,7 @@ describe('port on an SDK v1 project (notes-v1)', () => {
     expect(result.summary).toMatchObject({ failed: 0, v1Migrated: 3 });
     for (const f of ['src/server.ts', 'src/admin.ts', 'src/main.ts']) expect(read(f)).not.toContain('@modelcontextprotocol/sdk');
     expect(read('src/server.ts')).toContain('registerTool(');
-    expect(read('src/server.ts')).toContain('inputRequired(');
+    expect(read('src/server.ts')).toContain('resumable(');
     expect(read('src/mrtr-continuation.ts')).toBe(continuationTemplate());
     const pkg = JSON.parse(read('package.json'));
     expect(pkg.dependencies['@modelcontextprotocol/sdk']).toBeUndefined();

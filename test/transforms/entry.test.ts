@@ -2,60 +2,50 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/analyzer/index.js';
+import { emptyPlan } from '../../src/analyzer/plan/model.js';
 import { REASONS } from '../../src/analyzer/reasons.js';
 import { applyPortSource, portSource, type PortOptions } from '../../transforms/index.js';
-import twoPass from '../../transforms/two-pass-handlers.js';
+import resumableHandlers from '../../transforms/resumable-handlers.js';
 import retireRoots from '../../transforms/retire-roots.js';
-import urlElicitation from '../../transforms/url-elicitation.js';
 import imports from '../../transforms/imports.js';
-import helperAsks from '../../transforms/helper-asks.js';
-import capabilityBranches from '../../transforms/capability-branches.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const fixture = (name: string): string => readFileSync(join(root, 'fixtures/transforms', name), 'utf8');
+const fixturePath = (name: string): string => join(root, 'fixtures/transforms', name);
+const fixture = (name: string): string => readFileSync(fixturePath(name), 'utf8');
 const options: PortOptions = { codec: 'aead', roots: 'config', continuationImport: './mrtr-continuation.js' };
 
-const single = fixture('two-pass-handlers/single-elicitation-tool.input.ts');
-const manual = fixture('markers/in-loop.input.ts');
+const single = fixture('imports/suffixless-relative-imports.input.ts');
+const raced = fixture('markers/raced.input.ts');
 const roots = fixture('retire-roots/roots-config.input.ts');
-const url = fixture('url-elicitation/url-elicit-input.input.ts');
 
 describe('portSource', () => {
-  it('rewrites and reports a note per ported handler, without inserting markers', () => {
+  it('rewrites the plan of the file alone, without inserting markers', () => {
     const result = portSource({ source: single, path: 'server.ts', options });
     expect(result.changed).toBe(true);
-    expect(result.notes).toEqual(['ported tool delete_file (1 round)']);
     expect(result.markers).toEqual([]);
-    expect(result.source).toContain("inputRequired.elicit(answerRequest)");
+    expect(result.source).toContain("resumable('hello', async ({ name }, ctx) => {");
+    expect(result.source).toContain('await elicit({');
   });
 
   it('returns markers at original statement lines with the reason advice, and leaves the handler as it was', () => {
-    const result = portSource({ source: manual, path: 'server.ts', options });
+    const result = portSource({ source: raced, path: 'server.ts', options });
     expect(result.changed).toBe(false);
-    expect(result.source).toBe(manual);
-    expect(result.markers).toEqual([{ line: 10, reason: 'in-loop', message: REASONS['in-loop'].advice }]);
+    expect(result.source).toBe(raced);
+    expect(result.markers).toEqual([{ line: 9, reason: 'raced', message: REASONS.raced.advice }]);
   });
 
-  it('follows the analyzer: a non-auto site is marked with its reasons and its handler is not touched', () => {
-    const result = portSource({
-      source: single,
-      path: 'server.ts',
-      options,
-      sites: [{ line: 11, column: 24, portability: 'manual', reasons: ['try-catch', 'raced'] }],
-    });
-    expect(result.changed).toBe(false);
-    expect(result.markers.map((m) => m.reason)).toEqual(['raced', 'try-catch']);
-    expect(result.markers.every((m) => m.line === 11)).toBe(true);
+  it('applies the plan it is given (the runner passes the project analysis), and nothing with a null plan', () => {
+    const path = fixturePath('imports/suffixless-relative-imports.input.ts');
+    const { plans } = analyze({ cwd: root, files: [path] });
+    expect(plans).toHaveLength(1);
+    expect(portSource({ source: single, path, options, plan: plans[0] }).source).toBe(portSource({ source: single, path, options }).source);
+    expect(portSource({ source: single, path, options, plan: null })).toEqual({ source: single, changed: false, markers: [], notes: [] });
   });
 
-  it('leaves a guarded (already dual-era) site alone without a marker', () => {
-    const result = portSource({ source: single, path: 'server.ts', options, sites: [{ line: 11, column: 24, portability: 'guarded', reasons: ['era-guarded'] }] });
-    expect(result).toEqual({ source: single, changed: false, markers: [], notes: [] });
-  });
-
-  it('ports an auto site the analyzer located by its call column', () => {
-    const result = portSource({ source: single, path: 'server.ts', options, sites: [{ line: 11, column: 24, portability: 'auto', reasons: [] }] });
-    expect(result.notes).toEqual(['ported tool delete_file (1 round)']);
+  it('refuses a plan whose positions do not hold what it expects (the runner then leaves the file as it was)', () => {
+    const plan = { ...emptyPlan('server.ts'), asks: [{ start: 0, end: 10, runtime: 'elicit' as const }] };
+    expect(() => portSource({ source: single, path: 'server.ts', options, plan })).toThrow();
   });
 
   it('leaves files without legacy names alone before parsing them', () => {
@@ -64,12 +54,12 @@ describe('portSource', () => {
   });
 
   it('refuses unparseable input with an error naming the file', () => {
-    expect(() => portSource({ source: 'const x = await server.server.listRoots(;', path: 'broken.ts', options })).toThrow(/broken\.ts: cannot parse/);
+    expect(() => portSource({ source: 'const x = await server.server.listRoots(;', path: 'broken.ts', options })).toThrow(/broken\.ts/);
   });
 
-  it('imports the SDK-codec continuation module with --codec sdk, in the given import style', () => {
-    const out = portSource({ source: single, path: 'server.ts', options: { ...options, codec: 'sdk', continuationImport: '../lib/mrtr-continuation' } }).source;
-    expect(out).toContain("from '../lib/mrtr-continuation-sdk';");
+  it('imports the flow runtime from the module the runner names', () => {
+    const out = portSource({ source: single, path: 'server.ts', options: { ...options, flowImport: '../lib/mrtr-flow' } }).source;
+    expect(out).toContain("import { elicit, resumable } from '../lib/mrtr-flow';");
   });
 });
 
@@ -90,27 +80,26 @@ describe('jscodeshift modules', () => {
 
   it('return undefined when nothing changes (jscodeshift then leaves the file alone)', () => {
     const unchanged = fixture('no-op/no-legacy-calls.input.ts');
-    for (const transform of [twoPass, retireRoots, urlElicitation, imports, helperAsks, capabilityBranches]) expect(transform(file(unchanged), {}, {})).toBeUndefined();
+    for (const transform of [resumableHandlers, retireRoots, imports]) expect(transform(file(unchanged), {}, {})).toBeUndefined();
   });
 
   it('each runs only its own concern', () => {
     expect(retireRoots(file(single), {}, {})).toBeUndefined();
-    expect(twoPass(file(url), {}, {})).toBeUndefined();
-    expect(urlElicitation(file(url), {}, {})).toContain('inputRequired.elicitUrl(');
+    expect(resumableHandlers(file(single), {}, {})).toContain('await elicit({');
     expect(retireRoots(file(roots), {}, {})).toContain('rootsFromConfig()');
-    expect(twoPass(file(roots), {}, {})).toBeUndefined();
+    expect(resumableHandlers(file(roots), {}, {})).toBeUndefined();
   });
 
-  it('take --roots ask and --continuationImport from the command line options', () => {
-    const asked = twoPass(file(roots), {}, { roots: 'ask', continuationImport: './runtime/mrtr-continuation.js' });
-    expect(asked).toContain('inputRequired.listRoots()');
-    expect(asked).toContain("from './runtime/mrtr-continuation.js'");
+  it('take --roots ask and --flowImport from the command line options', () => {
+    const asked = resumableHandlers(file(roots), {}, { roots: 'ask', flowImport: './runtime/mrtr-flow.js' });
+    expect(asked).toContain('await listRoots()');
+    expect(asked).toContain("from './runtime/mrtr-flow.js'");
   });
 
-  it('imports alone adds what already-rewritten code uses but does not import', () => {
-    const rewritten = "import { McpServer } from '@modelcontextprotocol/server';\nexport const r = inputRequired({ requestState: 's' });\nexport { McpServer };\n";
+  it('imports alone adds the runtime names already-rewritten code calls but does not import', () => {
+    const rewritten = "import { McpServer } from '@modelcontextprotocol/server';\nexport const f = resumable('t', async () => elicit({ message: 'm', requestedSchema: { type: 'object', properties: {} } }));\nexport { McpServer };\n";
     expect(imports(file(rewritten), {}, {})).toBe(
-      "import { McpServer, inputRequired } from '@modelcontextprotocol/server';\nexport const r = inputRequired({ requestState: 's' });\nexport { McpServer };\n",
+      "import { McpServer } from '@modelcontextprotocol/server';\nimport { elicit, resumable } from './mrtr-flow.js';\nexport const f = resumable('t', async () => elicit({ message: 'm', requestedSchema: { type: 'object', properties: {} } }));\nexport { McpServer };\n",
     );
   });
 });

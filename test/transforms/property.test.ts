@@ -95,7 +95,7 @@ describe('port of generated handlers', () => {
           return file;
         }),
       );
-      const runtime = { aead: join(root, 'src/runtime/mrtr-continuation.ts'), sdk: join(root, 'src/runtime/mrtr-continuation-sdk.ts') };
+      const runtime = { aead: join(root, 'src/runtime/mrtr-continuation.ts'), sdk: join(root, 'src/runtime/mrtr-continuation-sdk.ts'), flow: join(root, 'src/runtime/mrtr-flow.ts') };
       expect(typeCheck(files, runtime)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

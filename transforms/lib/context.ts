@@ -1,6 +1,6 @@
 /**
- * The public option/result types of the port entry point, and the per-file context every transform
- * reads from and writes edits, markers and notes into.
+ * The public option/result types of the port entry point, and the per-file context the Babel-based
+ * retire-roots transform reads from and writes edits, markers and notes into.
  */
 import { REASONS, isReasonId } from '../../src/analyzer/reasons.js';
 import type { Node } from './ast.js';
@@ -8,15 +8,7 @@ import type { LegacyCall } from './legacy-calls.js';
 import type { Edit, SourceText } from './source-text.js';
 import type { HelperImportOptions } from '../../src/port/dependencies.js';
 
-export interface SiteInstruction {
-  line: number;
-  /** 1-based, original input. */
-  column: number;
-  portability: 'auto' | 'manual' | 'unportable' | 'guarded';
-  reasons: string[];
-}
-
-/** `flowImport` and `module`: see HelperImportOptions (optional until the new engine reads them). */
+/** `flowImport` and `module`: see HelperImportOptions (the runner decides them per file; defaults come from the file). */
 export interface PortOptions extends Partial<HelperImportOptions> {
   codec: 'aead' | 'sdk';
   roots: 'config' | 'ask';
@@ -40,22 +32,15 @@ export interface PortSourceResult {
 
 /** Which concerns run; the jscodeshift module of each transform file enables its own. */
 export interface EnabledTransforms {
+  /** The port engine: the plan's wraps, asks, memos and guards (resumable-handlers). */
+  resumable: boolean;
+  /** Roots requests retired to configuration (with `--roots config`). */
   retireRoots: boolean;
-  capabilityBranches: boolean;
-  /** Port form elicitation, sampling and (with `--roots ask`) roots into rounds. */
-  twoPass: boolean;
-  /** Port URL-mode elicitation (elicitInput mode 'url' and UrlElicitationRequiredError). */
-  urlElicitation: boolean;
+  /** The imports the new code uses. */
   imports: boolean;
 }
 
-export const ALL_TRANSFORMS: EnabledTransforms = {
-  retireRoots: true,
-  capabilityBranches: true,
-  twoPass: true,
-  urlElicitation: true,
-  imports: true,
-};
+export const ALL_TRANSFORMS: EnabledTransforms = { resumable: true, retireRoots: true, imports: true };
 
 export interface PortContext {
   src: SourceText;
@@ -64,11 +49,10 @@ export interface PortContext {
   program: Node;
   options: PortOptions;
   enabled: EnabledTransforms;
+  /** The roots requests the plan hands to retire-roots. */
   calls: LegacyCall[];
-  /** The analyzer's verdict for a call, when the runner passed sites. */
-  instructionOf(call: LegacyCall): SiteInstruction | undefined;
-  /** Module-level functions registered by name, to their registration (see lib/handlers.ts). */
-  references: ReadonlyMap<Node, Node>;
+  /** The analyzer's verdict for a call (the plan hands retire-roots only `auto` ones). */
+  instructionOf(call: LegacyCall): { portability: 'auto' | 'manual' | 'unportable' | 'guarded'; reasons: string[] } | undefined;
   /** Calls an earlier transform already rewrote. */
   consumed: Set<LegacyCall>;
   edits: Edit[];

@@ -1,31 +1,24 @@
 /**
  * Runs the port as a jscodeshift module (`npx jscodeshift -t transforms/<id>.ts --parser ts file.ts`):
- * the same in-process pipeline the runner calls, limited to one concern, with markers inserted.
- * Returns undefined when nothing changed (jscodeshift counts the file as unmodified, and nothing is
- * rewritten with different formatting).
+ * the same in-process pipeline the runner calls, limited to one concern, with markers inserted. The
+ * plan is made by analyzing the file alone (helpers in other files are not followed: use
+ * `mrtr-port port` for a project). Returns undefined when nothing changed (jscodeshift counts the file
+ * as unmodified, and nothing is rewritten with different formatting).
  */
 import type { EnabledTransforms, PortOptions } from './context.js';
-import { applyPortSourceWith, defaultContinuationImport } from './pipeline.js';
-import { applyPortFile } from './port-file.js';
+import { applyPortFile, defaultContinuationImport } from './port-file.js';
 
 export interface FileInfo {
   path: string;
   source: string;
 }
 
-/** jscodeshift passes CLI flags through: `--codec sdk --roots ask --continuationImport ./x.js`. */
+/** jscodeshift passes CLI flags through: `--codec sdk --roots ask --continuationImport ./x.js --flowImport ./y.js --module cjs`. */
 export function runAsJscodeshift(file: FileInfo, flags: Record<string, unknown>, enabled: EnabledTransforms): string | undefined {
-  const output = applyPortSourceWith({ source: file.source, path: file.path, options: optionsFromFlags(file, flags) }, enabled);
+  const output = applyPortFile({ source: file.source, path: file.path, options: optionsFromFlags(file, flags) }, enabled);
   return output === file.source ? undefined : output;
 }
 
-/** The port engine on one file, its plan made by analyzing that file alone. */
-export function runEngineAsJscodeshift(file: FileInfo, flags: Record<string, unknown>): string | undefined {
-  const output = applyPortFile({ source: file.source, path: file.path, options: optionsFromFlags(file, flags) });
-  return output === file.source ? undefined : output;
-}
-
-/** `--codec sdk --roots ask --continuationImport ./x.js --flowImport ./y.js --module cjs`. */
 function optionsFromFlags(file: FileInfo, flags: Record<string, unknown>): PortOptions {
   return {
     codec: flags.codec === 'sdk' ? 'sdk' : 'aead',

@@ -11,11 +11,11 @@ import { analyze } from '../../src/analyzer/index.js';
 import type { FilePlan } from '../../src/analyzer/plan/model.js';
 import { insertMarkers } from '../../src/port/markers.js';
 import { mapLines } from '../../src/port/line-map.js';
-import { isCommonJs, moduleImportEdits } from '../imports.js';
+import { isCommonJs, moduleImportEdits, unboundRuntimeNames } from '../imports.js';
 import { retireRoots } from '../retire-roots.js';
 import { resumableEdits } from './plan-edits.js';
 import { parseProgram, parserFor } from './ast.js';
-import type { MarkerAt, PortContext, PortOptions, PortSourceResult } from './context.js';
+import { ALL_TRANSFORMS, type EnabledTransforms, type MarkerAt, type PortContext, type PortOptions, type PortSourceResult } from './context.js';
 import { findLegacyCalls } from './legacy-calls.js';
 import { SourceText, type Edit } from './source-text.js';
 
@@ -32,30 +32,36 @@ export interface PortFileInput {
 
 const SCRIPT_KINDS: Readonly<Record<string, ts.ScriptKind>> = { ts: ts.ScriptKind.TS, tsx: ts.ScriptKind.TSX, js: ts.ScriptKind.JS, jsx: ts.ScriptKind.JSX };
 
-export function portFile(input: PortFileInput): PortSourceResult {
+export function portFile(input: PortFileInput, enabled: EnabledTransforms = ALL_TRANSFORMS): PortSourceResult {
   const unchanged: PortSourceResult = { source: input.source, changed: false, markers: [], notes: [] };
+  const src = new SourceText(input.source);
+  const parse = (): ts.SourceFile => (input.tree && input.tree.text === src.text ? input.tree : parseTs(input.path, src.text));
+  if (!enabled.resumable && !enabled.retireRoots) return enabled.imports ? importsOnly(input, src, parse()) : unchanged;
   const plan = input.plan === undefined ? planOfFileAlone(input) : input.plan;
   if (!plan) return unchanged;
-  const src = new SourceText(input.source);
-  const sf = input.tree && input.tree.text === src.text ? input.tree : parseTs(input.path, src.text);
-  const edits: Edit[] = resumableEdits(src, sf, plan, input.path);
-  const markers: MarkerAt[] = plan.markers.map((m) => ({ line: m.line, reason: m.reason, message: m.message }));
-  const notes: string[] = [...plan.notes];
-
+  const sf = parse();
+  const edits: Edit[] = [];
+  const markers: MarkerAt[] = [];
+  const notes: string[] = [];
+  if (enabled.resumable) {
+    edits.push(...resumableEdits(src, sf, plan, input.path));
+    markers.push(...plan.markers.map((m) => ({ line: m.line, reason: m.reason, message: m.message })));
+    notes.push(...plan.notes);
+  }
   let retired = false;
-  if (plan.retiredRoots.length > 0 && input.options.roots === 'config') {
+  if (enabled.retireRoots && plan.retiredRoots.length > 0 && input.options.roots === 'config') {
     const roots = retiredRootsEdits(src, input.path, plan, input.options);
     edits.push(...roots.edits);
     markers.push(...roots.markers);
     notes.push(...roots.notes);
     retired = roots.edits.length > 0;
   }
-
-  const cjs = input.options.module ? input.options.module === 'cjs' : isCommonJs(input.path, sf);
-  if (plan.runtimeImports.length > 0 && edits.length > 0) {
-    edits.push(...moduleImportEdits(sf, src.style, flowModule(input.options), plan.runtimeImports, cjs));
+  if (enabled.imports) {
+    const cjs = commonJs(input, sf);
+    const runtimeNames = enabled.resumable && edits.length > 0 ? plan.runtimeImports : [];
+    edits.push(...moduleImportEdits(sf, src.style, flowModule(input.options), runtimeNames, cjs));
+    if (retired) edits.push(...moduleImportEdits(sf, src.style, continuationModuleOf(input.options), [{ name: 'rootsFromConfig', local: 'rootsFromConfig' }], cjs));
   }
-  if (retired) edits.push(...moduleImportEdits(sf, src.style, continuationModuleOf(input.options), [{ name: 'rootsFromConfig', local: 'rootsFromConfig' }], cjs));
 
   let source: string;
   try {
@@ -67,9 +73,20 @@ export function portFile(input: PortFileInput): PortSourceResult {
   return { source, changed: source !== input.source, markers, notes };
 }
 
+/** Imports alone: the runtime names the file calls without binding them. */
+function importsOnly(input: PortFileInput, src: SourceText, sf: ts.SourceFile): PortSourceResult {
+  const edits = moduleImportEdits(sf, src.style, flowModule(input.options), unboundRuntimeNames(sf), commonJs(input, sf));
+  const source = edits.length > 0 ? src.apply(edits) : input.source;
+  return { source, changed: source !== input.source, markers: [], notes: [] };
+}
+
+function commonJs(input: PortFileInput, sf: ts.SourceFile): boolean {
+  return input.options.module ? input.options.module === 'cjs' : isCommonJs(input.path, sf);
+}
+
 /** `portFile` with its markers inserted above their statements in the output. */
-export function applyPortFile(input: PortFileInput): string {
-  const result = portFile(input);
+export function applyPortFile(input: PortFileInput, enabled: EnabledTransforms = ALL_TRANSFORMS): string {
+  const result = portFile(input, enabled);
   if (result.markers.length === 0) return result.source;
   const toOutput = mapLines(input.source, result.source);
   return insertMarkers(result.source, result.markers.map((m) => ({ line: toOutput(m.line), reason: m.reason, message: m.message })));
@@ -113,10 +130,9 @@ function retiredRootsEdits(src: SourceText, path: string, plan: FilePlan, option
     typed: /\.[mc]?tsx?$/.test(path),
     program,
     options,
-    enabled: { retireRoots: true, capabilityBranches: false, twoPass: false, urlElicitation: false, imports: false },
+    enabled: { resumable: false, retireRoots: true, imports: false },
     calls,
-    instructionOf: () => ({ line: 0, column: 0, portability: 'auto', reasons: [] }),
-    references: new Map(),
+    instructionOf: () => ({ portability: 'auto', reasons: [] }),
     consumed: new Set(),
     edits: [],
     markers: [],
@@ -124,4 +140,11 @@ function retiredRootsEdits(src: SourceText, path: string, plan: FilePlan, option
   };
   retireRoots(ctx);
   return { edits: ctx.edits, markers: ctx.markers, notes: ctx.notes };
+}
+
+/** The continuation module path in the file's relative-import style (`.js` suffix or none), when the runner did not say. */
+export function defaultContinuationImport(source: string): string {
+  const relative = [...source.matchAll(/from\s+['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
+  const suffixless = relative.length > 0 && relative.every((spec) => !/\.[mc]?[jt]sx?$/.test(spec));
+  return suffixless ? './mrtr-continuation' : './mrtr-continuation.js';
 }

@@ -8,7 +8,7 @@
  *   throw new UrlElicitationRequiredError(list)           → return urlElicitationRequired(list)
  */
 import ts from 'typescript';
-import type { RawSite } from '../detect.js';
+import { findProperty, resolveObjectLiteral, type RawSite } from '../detect.js';
 import type { AskRuntime, PlanAsk, Span } from './model.js';
 
 export type AskDescription = { ok: true; ask: Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node } } | { ok: false };
@@ -44,4 +44,16 @@ function runtimeOf(site: RawSite): AskRuntime {
 /** A node's span (from its first token, not its leading trivia). */
 export function spanOf(node: ts.Node): Span {
   return { start: node.getStart(), end: node.end };
+}
+
+/** Task-augmented request (`params: { task: { ttl }, … }`): the client may answer with a task to poll; never an input request. */
+export function requestIsTaskAugmented(site: RawSite): boolean {
+  const first = site.call.arguments?.[0];
+  if (!first) return false;
+  let params: ts.ObjectLiteralExpression | undefined = resolveObjectLiteral(first);
+  if (params && (site.form === 'send' || site.form === 'sendRequest' || site.form === 'request')) {
+    const p = findProperty(params, 'params');
+    params = p && ts.isPropertyAssignment(p) ? resolveObjectLiteral(p.initializer) : undefined;
+  }
+  return !!params && findProperty(params, 'task') !== undefined;
 }

@@ -45,26 +45,11 @@ export interface PlanResult {
 }
 
 /**
- * Reasons about the shape between the handler and the ask: the plan judges them (the analyzer's
- * walk may add some of them; the plan's own judgement replaces them on every site it plans).
+ * Reasons the analyzer's walk attaches that are about the shape between the handler and the ask:
+ * on every site the plan judges, its own judgement replaces them (a callback the handler awaits, a
+ * registration it can wrap, a wrapper inside the project).
  */
-const PLAN_OWNED = new Set<string>([
-  'nested-callback',
-  'not-awaited',
-  'raced',
-  'wrapped-handler',
-  'unknown-handler-shape',
-  'in-loop',
-  'try-catch',
-  'in-expression',
-  'result-escapes',
-  'helper-not-awaited-by-handler',
-  'branching-statement',
-  'side-effect-before-ask',
-  'dynamic-request',
-  'in-helper',
-  'not-ported',
-]);
+const PLAN_OWNED = new Set<string>(['nested-callback', 'wrapped-handler', 'unknown-handler-shape']);
 
 /** Clients stop a flow after 10 rounds (`inputRequired.maxRounds`), the SDK's legacy shim after 8. */
 const LOOP_NOTE = 'asks once per loop iteration: one round each; clients stop after 10 rounds (the legacy shim after 8)';
@@ -120,7 +105,9 @@ class PlanBuilder {
     for (const component of components([...units.values()], unitsOf)) this.planComponent(component);
     // the marker of every site a human must decide, with the reasons it has now
     for (const input of inputs) {
-      const verdict = this.verdicts.get(input.site) ?? { portability: input.site.portability, reasons: input.site.reasons };
+      // a site no request can reach keeps the analyzer's verdict (analyze() merges only auto/manual ones)
+      const own = input.site.portability === 'unportable' || input.site.portability === 'guarded';
+      const verdict = (!own && this.verdicts.get(input.site)) || { portability: input.site.portability, reasons: input.site.reasons };
       if (verdict.portability === 'manual' || verdict.portability === 'unportable') this.emitter(input.file).markSite(input.raw.node, verdict.reasons);
     }
     const plans = [...this.emitters.values()].map((e) => e.plan()).filter((p): p is FilePlan => p !== undefined);
