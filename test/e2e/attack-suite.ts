@@ -282,6 +282,14 @@ export function defineAttackSuite(codec: Codec): void {
           expect((await round(onB, fixture.call, final)).kind).toBe('complete');
           expect(readEffects(set.effectsFile).slice(before).map((e) => e.replica)).toEqual(['B']);
         });
+
+        // one replica: its claims are in memory (a claim store shared by replicas is not wired here yet)
+        it('a completed final round sent again is refused: its code after the ask runs once', async () => {
+          const onA = await manualClient(fixture.name, replicas.A);
+          const final = await genuineFinalRound(onA, fixture, fixture.call);
+          const outcome = await expectRefused(onA, fixture.call, final);
+          expect(outcome.kind).toBe('error');
+        });
       });
     }
 
