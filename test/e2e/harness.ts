@@ -60,19 +60,6 @@ export function portSource(): PortSource {
   return process.env.E2E_PORT_SOURCE === 'expected' ? 'expected' : 'transform';
 }
 
-/**
- * Fixtures the port cannot port yet for a reason outside the engine; they run from their hand ports.
- * `wrapped-tools`: the analyzer does not yet follow a local `tool(name, …, cb)` helper to the
- * registration inside it (H-analyzer's registration seams); the engine wraps that registration once
- * the analyzer reports the route.
- */
-export const AWAITING_ANALYZER: ReadonlySet<string> = new Set(['wrapped-tools']);
-
-/** Where one fixture's port comes from in this run. */
-export function portSourceOf(name: string): PortSource {
-  return AWAITING_ANALYZER.has(name) ? 'expected' : portSource();
-}
-
 export function fixturePath(name: string, variant: 'input' | 'expected'): string {
   return join(FIXTURE_DIR, `${name}.${variant}.ts`);
 }
@@ -107,7 +94,7 @@ export async function preparePortedSet(names: readonly string[], codec: Codec = 
   copyFileSync(join(HERE, 'contract.ts'), join(dir, 'contract.ts'));
   const ported = new Map<string, string>();
   for (const name of names) {
-    const text = portSourceOf(name) === 'transform' ? portWithTransform(name, codec) : expectedPort(name, codec);
+    const text = source === 'transform' ? portWithTransform(name, codec) : expectedPort(name, codec);
     const file = join(dir, `${name}.ported.ts`);
     writeFileSync(file, text);
     ported.set(name, file);

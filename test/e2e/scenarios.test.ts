@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMarkers } from '../../src/port/markers.js';
 import { FIXTURES, MCP_ALLOWED_ROOTS, comparable, loadLegacy, perform, scriptFor, type ScenarioName } from './fixtures.js';
-import { portSource, portSourceOf, preparePortedSet, runLegacy, runModern, startReplica, untagged, type PortedSet, type Replica } from './harness.js';
+import { portSource, preparePortedSet, runLegacy, runModern, startReplica, untagged, type PortedSet, type Replica } from './harness.js';
 
 const SHARED_KEYS = 'e2e-shared-key-0123456789abcdef-0123456789abcdef';
 const CALL_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe(`ported servers (ported by: ${portSource()}) against the legacy originals`, () => {
   for (const fixture of FIXTURES) {
-    describe(`${fixture.name}${portSourceOf(fixture.name) !== portSource() ? ` (ported by: ${portSourceOf(fixture.name)})` : ''}`, () => {
+    describe(fixture.name, () => {
       it('is ported completely (no todo marker other than a review note)', () => {
         const ported = readFileSync(set.ported.get(fixture.name) ?? '', 'utf8');
         const todo = findMarkers(ported).filter((m) => !REVIEW_ONLY_REASONS.has(m.reason));
