@@ -2,7 +2,7 @@
  * Small helpers over the raw TypeScript AST (`ts.SourceFile` parsed with parent pointers). The
  * analyzer walks raw nodes rather than ts-morph wrappers: wrappers cost 2–3× a bare parse.
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 
 /** Strips parentheses, type assertions, `!` and `satisfies` around an expression. */
 export function unwrap(node: ts.Expression): ts.Expression {

@@ -2,7 +2,7 @@
  * The TypeScript-AST adapter of the shared vocabulary: turns a call into a `CallShape` and asks
  * `matchLegacyCall` whether it is a legacy server→client request.
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { enclosingFunction, memberChain, outerParent, propertyNameText, stringValue, unwrap } from './ast.js';
 import { resolveBinding } from './bindings.js';
 import type { FileIndex, LegacyAlias } from './file-index.js';

@@ -3,7 +3,7 @@
  * resources/read), another entry point MRTR cannot serve (notification handler, lifecycle hook,
  * timer, HTTP route, task relay, other request), a client-side handler, or just a callback.
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { calleeName, memberChain, outerParent, propertyNameText, stringValue, unwrap } from './ast.js';
 import { findConstDeclaration } from './detect.js';
 import type { ReasonId } from './reasons.js';

@@ -3,7 +3,7 @@
  * named functions, identifier and property references (for call-graph edges), protocol-server
  * variables, aliases of legacy methods, and the raw legacy sites.
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { functionName, isExported, isFunctionLike, memberChain, propertyNameText, unwrap } from './ast.js';
 import type { RawSite } from './detect.js';
 import { eraOfSpecifier } from './modules.js';
@@ -69,8 +69,9 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** Parent kinds whose `name` is a declaration, not a use. */
-const DECLARING_PARENTS = new Set<ts.SyntaxKind>([
+/** Parent kinds whose `name` is a declaration, not a use (built on first use: at import it would load the compiler). */
+let declaringParents: ReadonlySet<ts.SyntaxKind> | undefined;
+const declaringParentKinds = (): ReadonlySet<ts.SyntaxKind> => (declaringParents ??= new Set<ts.SyntaxKind>([
   ts.SyntaxKind.FunctionDeclaration,
   ts.SyntaxKind.ClassDeclaration,
   ts.SyntaxKind.VariableDeclaration,
@@ -91,13 +92,13 @@ const DECLARING_PARENTS = new Set<ts.SyntaxKind>([
   ts.SyntaxKind.PropertySignature,
   ts.SyntaxKind.MethodSignature,
   ts.SyntaxKind.PropertyAccessExpression,
-]);
+]));
 
 /** Is this identifier the name being declared (or a property name), not a use of a binding? */
 function isDeclarationName(id: ts.Identifier): boolean {
   const p = id.parent;
   if (!p) return false;
-  if (DECLARING_PARENTS.has(p.kind)) return (p as ts.Node & { name?: ts.Node }).name === id;
+  if (declaringParentKinds().has(p.kind)) return (p as ts.Node & { name?: ts.Node }).name === id;
   return p.kind === ts.SyntaxKind.ExportSpecifier || p.kind === ts.SyntaxKind.QualifiedName || p.kind === ts.SyntaxKind.TypeReference;
 }
 

@@ -4,7 +4,7 @@
  * `ctx.mcpReq.envelope === undefined` (2025 requests carry no envelope), and an early
  * `if (era !== 'legacy') { …; return }` before the legacy code. A client-capability check is not one.
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { memberChain, unwrap } from './ast.js';
 
 type Era = 'legacy' | 'modern';

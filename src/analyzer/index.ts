@@ -8,7 +8,7 @@
  * Synchronous; no type checker; bare TypeScript ASTs with parent pointers.
  */
 import { resolve } from 'node:path';
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { memberChain, owningClass, position } from './ast.js';
 import { detectSites, isServerSide, siteOfConfirmed, type RawSite, type UndecidedCall } from './detect.js';
 import { classifyRoute, classifyRoutes } from './classify.js';

@@ -4,7 +4,7 @@
  * from the site out through local callers), and the module's base name when it has a default export.
  */
 import { basename, extname } from 'node:path';
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { enclosingFunction, functionName, outerParent, owningClass } from './ast.js';
 import type { FileIndex } from './file-index.js';
 

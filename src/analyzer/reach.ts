@@ -4,7 +4,7 @@
  * entry point is found. Each route is a `Route`: the entry, the helper functions crossed, and the
  * reasons collected on the way.
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
 import { classifyAssignment, classifyCallbackArgument, decoratedHandler, frameworkRegistration, isHttpMethodExport, type EntryVerdict } from './entries.js';
 import type { FileIndex } from './file-index.js';

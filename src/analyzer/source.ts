@@ -5,18 +5,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { decode } from '../port/encoding.js';
 
-const SCRIPT_KINDS: Readonly<Record<string, ts.ScriptKind>> = {
-  '.ts': ts.ScriptKind.TS,
-  '.mts': ts.ScriptKind.TS,
-  '.cts': ts.ScriptKind.TS,
-  '.tsx': ts.ScriptKind.TSX,
-  '.js': ts.ScriptKind.JS,
-  '.mjs': ts.ScriptKind.JS,
-  '.cjs': ts.ScriptKind.JS,
-  '.jsx': ts.ScriptKind.JSX,
+// kinds by name, looked up when a file is parsed: a table of the compiler's own values would load it at import
+const SCRIPT_KINDS: Readonly<Record<string, keyof typeof ts.ScriptKind>> = {
+  '.ts': 'TS',
+  '.mts': 'TS',
+  '.cts': 'TS',
+  '.tsx': 'TSX',
+  '.js': 'JS',
+  '.mjs': 'JS',
+  '.cjs': 'JS',
+  '.jsx': 'JSX',
 };
 
 /** Extensions the analyzer parses; anything else (markdown, JSON) is counted but never parsed. */
@@ -42,7 +43,7 @@ export function readSource(file: string): ReadResult {
 export type ParseResult = { ok: true; sf: ts.SourceFile } | { ok: false; reason: string };
 
 export function parseSource(file: string, text: string): ParseResult {
-  const kind = SCRIPT_KINDS[extname(file).toLowerCase()] ?? ts.ScriptKind.TS;
+  const kind = ts.ScriptKind[SCRIPT_KINDS[extname(file).toLowerCase()] ?? 'TS'];
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
   // parseDiagnostics is internal but stable since TS 2; it holds syntax errors only (cheap).
   const diags = (sf as unknown as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];

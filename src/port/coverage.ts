@@ -7,7 +7,7 @@
  *   and the summary still count it.
  */
 import { diffArrays } from 'diff';
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import type { Site } from '../analyzer/model.js';
 import type { FilePlan } from '../analyzer/plan/model.js';
 import { REASONS, isReasonId } from '../analyzer/reasons.js';

@@ -2,7 +2,7 @@
  * Re-parse after rewrite: a rewritten file is kept only if TypeScript's parser accepts it (no syntax
  * diagnostics). Syntax only, no type check: that is what can be guaranteed for every file in one pass.
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 
 export interface ParseProblem {
   /** 1-based. */
