@@ -22,7 +22,7 @@ const REAL_PACKAGES = ['@typescript-eslint', 'zod', '@modelcontextprotocol', 'es
 const GENERATED_FILES = 1000;
 
 // the analyzer, compiled to plain JS so the child times the code, not a TS loader
-const srcFiles = [join(root, 'src/vocabulary.ts'), join(root, 'src/port/encoding.ts'), ...readdirSync(join(root, 'src/analyzer')).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'src/analyzer', f))];
+const srcFiles = [join(root, 'src/vocabulary.ts'), join(root, 'src/port/encoding.ts'), join(root, 'src/typescript.cjs'), ...readdirSync(join(root, 'src/analyzer')).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'src/analyzer', f))];
 transpileTree(root, srcFiles, join(work, 'dist'));
 const entry = join(work, 'dist/src/analyzer/index.js');
 

@@ -120,3 +120,59 @@ export const helperTable${i} = {
 };
 `;
 }
+
+/**
+ * A synthetic SDK v1 server of `count` source files (tool modules and their entry (`@modelcontextprotocol/sdk` imports, `server.tool`
+ * registrations, asks through `server.server`), with its package.json, for the port-vs-official-codemod bench when no real v1
+ * tree is on this machine.
+ */
+export function generateV1McpCorpus(dest, count) {
+  rmSync(dest, { recursive: true, force: true });
+  const files = [];
+  const write = (rel, text) => {
+    const abs = join(dest, rel);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, text);
+    files.push(abs);
+  };
+  write('package.json', JSON.stringify({ name: 'v1-bench-server', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '3.25.0' } }, null, 2) + '\n');
+  // `count` source files: count - 1 tool modules and the entry that registers them
+  for (let i = 0; i < count - 1; i++) write(`src/tools/tool-${i}.ts`, v1ToolModule(i));
+  write('src/index.ts', v1Entry(count - 1));
+  return files.filter((f) => f.endsWith('.ts')).sort();
+}
+
+function v1ToolModule(i) {
+  return `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+export function register${i}(server: McpServer): void {
+  server.tool('confirm_${i}', { path: z.string() }, async ({ path }): Promise<CallToolResult> => {
+    const answer = await server.server.elicitInput({
+      message: \`Delete \${path}?\`,
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+    });
+    if (answer.action !== 'accept') return { content: [{ type: 'text', text: 'kept' }] };
+    return { content: [{ type: 'text', text: \`deleted \${path}\` }] };
+  });
+
+  server.tool('summarize_${i}', { text: z.string() }, async ({ text }) => {
+    const reply = await server.server.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 100 });
+    return { content: [{ type: 'text', text: reply.content.type === 'text' ? reply.content.text : '' }] };
+  });
+}
+`;
+}
+
+function v1Entry(tools) {
+  const ids = Array.from({ length: tools }, (_, i) => i);
+  return `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+${ids.map((i) => `import { register${i} } from './tools/tool-${i}.js';`).join('\n')}
+
+const server = new McpServer({ name: 'v1-bench', version: '1.0.0' });
+${ids.map((i) => `register${i}(server);`).join('\n')}
+await server.connect(new StdioServerTransport());
+`;
+}

@@ -1,27 +1,46 @@
 // Paired timing: every round runs each command once, in turn, as a child process; ratios are taken
 // within a round, then the median over rounds (the machine is shared, so absolute times drift).
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const RSS_PROBE = join(dirname(fileURLToPath(import.meta.url)), '../corpus/rss-probe.mjs');
 
 /**
- * Runs `rounds` rounds of `commands` ([{ name, argv }]). Each child prints one JSON line on stdout
- * (its own measurements, e.g. { workMs, maxRssBytes }); the parent adds `wallMs` (spawn to exit).
- * Returns { [name]: Array<result per round> }.
+ * Runs `rounds` rounds of `commands` ([{ name, argv, cwd?, plain?, exitCodes? }]). A child prints one JSON
+ * line on stdout (its own measurements, e.g. { workMs, maxRssBytes }), unless `plain`: then it is any
+ * program run under Node (the CLI, the official codemod, `node -e 0`), and its peak RSS is taken by a
+ * preloaded probe (bench/corpus/rss-probe.mjs). The parent adds `wallMs` (spawn to exit). A child must
+ * exit with one of `exitCodes` (default [0]). Returns { [name]: Array<result per round> }.
  */
 export function pairedRounds(commands, rounds, { env = process.env } = {}) {
   const results = Object.fromEntries(commands.map((c) => [c.name, []]));
-  for (let round = 0; round < rounds; round++) {
-    // alternate the order so neither command always runs on a warmer page cache
-    const order = round % 2 === 0 ? commands : [...commands].reverse();
-    for (const c of order) {
-      const t0 = process.hrtime.bigint();
-      const r = spawnSync(process.execPath, c.argv, { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 });
-      const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (r.status !== 0) throw new Error(`${c.name} failed (exit ${r.status}): ${r.stderr.slice(0, 2000)}`);
-      const line = r.stdout.trim().split('\n').pop() ?? '{}';
-      results[c.name].push({ wallMs, ...JSON.parse(line) });
+  const probeDir = mkdtempSync(join(tmpdir(), 'mrtr-bench-rss-'));
+  try {
+    for (let round = 0; round < rounds; round++) {
+      // alternate the order so neither command always runs on a warmer page cache
+      const order = round % 2 === 0 ? commands : [...commands].reverse();
+      for (const c of order) results[c.name].push(runOnce(c, env, join(probeDir, 'rss')));
     }
+  } finally {
+    rmSync(probeDir, { recursive: true, force: true });
   }
   return results;
+}
+
+function runOnce(c, env, rssFile) {
+  const argv = c.plain ? ['--import', RSS_PROBE, ...c.argv] : c.argv;
+  const childEnv = c.plain ? { ...env, MRTR_CORPUS_RSS_FILE: rssFile } : env;
+  rmSync(rssFile, { force: true });
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, argv, { cwd: c.cwd, encoding: 'utf8', env: childEnv, maxBuffer: 256 * 1024 * 1024 });
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (!(c.exitCodes ?? [0]).includes(r.status)) throw new Error(`${c.name} failed (exit ${r.status}): ${(r.stderr || r.stdout || String(r.error)).slice(0, 2000)}`);
+  if (c.plain) return { wallMs, exitCode: r.status, maxRssBytes: Number(readFileSync(rssFile, 'utf8')) * 1024 };
+  const line = r.stdout.trim().split('\n').pop() || '{}';
+  return { wallMs, ...JSON.parse(line) };
 }
 
 export function median(xs) {

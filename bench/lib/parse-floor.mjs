@@ -2,7 +2,10 @@
 // (ts.createSourceFile, parent pointers on, no type check). Prints { workMs, maxRssBytes, files }.
 // Usage: node bench/lib/parse-floor.mjs <file-list>
 import { readFileSync } from 'node:fs';
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+
+// loaded as perf-baselines.md's parse-ts.mjs does: require, no ESM scan of the bundle for export names
+const ts = createRequire(import.meta.url)('typescript');
 
 const files = readFileSync(process.argv[2], 'utf8').split('\n').filter(Boolean);
 const t0 = performance.now();
