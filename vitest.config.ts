@@ -11,5 +11,10 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Test files run in parallel: the default (cores − 1) is one worker on the 2-core machine, so every
+    // file ran after the other. Three, because the slow files mostly wait on processes they spawn (the
+    // CLI, e2e replicas, tsc, redis-server), which the third keeps the two cores busy through. Files
+    // share nothing: ports are ephemeral (listen(0)) and every scratch folder is a mkdtemp.
+    maxWorkers: 3,
   },
 });

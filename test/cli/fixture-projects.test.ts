@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import { describe, expect, it } from 'vitest';
 import { PROJECTS } from './helpers.js';
 

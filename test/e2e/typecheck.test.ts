@@ -5,7 +5,7 @@
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES } from './fixtures.js';
 import { fixturePath, portSource, preparePortedSet, type PortedSet } from './harness.js';

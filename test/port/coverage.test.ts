@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import { describe, expect, it } from 'vitest';
 import type { Site } from '../../src/analyzer/model.js';
 import type { FilePlan } from '../../src/analyzer/plan/model.js';

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import { CONTINUATION_FILE_NAME, CONTINUATION_SOURCES, continuationTemplate } from '../../src/runtime/template.js';
 
 const RUNTIME_DIR = new URL('../../src/runtime/', import.meta.url);

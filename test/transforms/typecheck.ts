@@ -3,7 +3,7 @@
  * continuation modules the port imports (`./mrtr-continuation[.js]`, `./mrtr-continuation-sdk[.js]`)
  * resolved to the runtime files. One program for all fixtures keeps the test fast.
  */
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 
 const CONTINUATION_SPECIFIER = /^\.\/mrtr-continuation(-sdk)?(\.js)?$/;
 const FLOW_SPECIFIER = /^\.\/mrtr-flow(\.[cm]?js)?$/;
