@@ -1,7 +1,5 @@
 /** `mrtr-port port [paths...]`: rewrite legacy server→client requests into MRTR, in place (or as a diff). */
 import { Command, Option } from 'commander';
-import { formatPortText } from '../../port/format.js';
-import { portExitCode, PortUsageError, runPort } from '../../port/index.js';
 import { DEFAULT_MAX_FILE_SIZE, formatSize } from '../../port/read.js';
 import { UsageError } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -39,6 +37,8 @@ export function portCommand(io: CliIo): Command {
     .option('--verbose', 'print a stack trace on internal errors', false)
     .addHelpText('after', `\n--max-file-size defaults to ${formatSize(DEFAULT_MAX_FILE_SIZE)}.`)
     .action(async (paths: string[], options: PortCliOptions) => {
+      // the runner loads when the command runs: --help and --version stay light
+      const [{ formatPortText }, { portExitCode, PortUsageError, runPort }] = await Promise.all([import('../../port/format.js'), import('../../port/index.js')]);
       const progress = io.stderrIsTTY ? (message: string) => io.stderr(`\r\x1b[Kmrtr-port: ${message}`) : undefined;
       let shown = false;
       let result;
