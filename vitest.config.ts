@@ -1,11 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// fixtures are data: never collected, never transformed as tests
+const exclude = ['fixtures/**', 'node_modules/**', 'dist/**'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // fixtures are data: never collected, never transformed as tests
-    exclude: ['fixtures/**', 'node_modules/**', 'dist/**'],
-    setupFiles: ['test/setup.ts'],
     // the type-check and end-to-end tests take 20-60 s on a quiet 2-core machine and several times that
     // when the machine is busy; a timeout is not a finding, so only a hang should hit these
     testTimeout: 300_000,
@@ -13,8 +12,14 @@ export default defineConfig({
     pool: 'forks',
     // Test files run in parallel: the default (cores − 1) is one worker on the 2-core machine, so every
     // file ran after the other. Three, because the slow files mostly wait on processes they spawn (the
-    // CLI, e2e replicas, tsc, redis-server), which the third keeps the two cores busy through. Files
-    // share nothing: ports are ephemeral (listen(0)) and every scratch folder is a mkdtemp.
+    // CLI, e2e replicas, tsc, npm, redis-server), which the third keeps the two cores busy through. Files
+    // share nothing: servers listen on port 0, redis-server on a port it probes, scratch folders are mkdtemp.
     maxWorkers: 3,
+    // Two projects only so that test/setup.ts (RuleTester wiring: it loads @typescript-eslint/rule-tester,
+    // ESLint and the TypeScript parser, some 600 modules) runs before the rule tests and not before every file.
+    projects: [
+      { extends: true, test: { name: 'rules', include: ['test/rules/**/*.test.ts'], exclude, setupFiles: ['test/setup.ts'] } },
+      { extends: true, test: { name: 'tool', include: ['test/**/*.test.ts'], exclude: [...exclude, 'test/rules/**'] } },
+    ],
   },
 });
