@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // fixtures are data: never collected, never transformed as tests
@@ -15,6 +16,8 @@ export default defineConfig({
     // CLI, e2e replicas, tsc, npm, redis-server), which the third keeps the two cores busy through. Files
     // share nothing: servers listen on port 0, redis-server on a port it probes, scratch folders are mkdtemp.
     maxWorkers: 3,
+    // every forked file loads the compiler (and ESLint, ts-morph) anew: compile them from V8's code cache
+    execArgv: ['--require', fileURLToPath(new URL('test/perf/compile-cache-preload.cjs', import.meta.url))],
     // Two projects only so that test/setup.ts (RuleTester wiring: it loads @typescript-eslint/rule-tester,
     // ESLint and the TypeScript parser, some 600 modules) runs before the rule tests and not before every file.
     projects: [

@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { installCompileCache } from '../compile-cache.cjs';
 import { analyzeCommand } from './commands/analyze.js';
 import { checkCommand } from './commands/check.js';
 import { portCommand } from './commands/port.js';
@@ -98,6 +99,8 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  // before anything heavy loads: the compiler and ts-morph compile from V8's code cache (see compile-cache.cjs)
+  installCompileCache();
   main().then(
     (code) => {
       process.exitCode = code;
