@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from '../../src/typescript.cjs';
+import { sharingCompilerHost } from '../perf/shared-source-files.js';
 import { CONTINUATION_FILE_NAME, CONTINUATION_SOURCES, continuationTemplate } from '../../src/runtime/template.js';
 
 const RUNTIME_DIR = new URL('../../src/runtime/', import.meta.url);
@@ -125,7 +126,9 @@ describe('the user file type-checks in a user project', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   function diagnostics(options: ts.CompilerOptions, files: string[]): string[] {
-    const program = ts.createProgram(files.map((f) => join(dir, f)), { ...BASE, ...options });
+    const settings = { ...BASE, ...options };
+    // the programs share their parsed lib, @types/node and package files
+    const program = ts.createProgram(files.map((f) => join(dir, f)), settings, sharingCompilerHost(settings));
     return ts
       .getPreEmitDiagnostics(program)
       .map((d) => `${d.file?.fileName.split('/').pop() ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);

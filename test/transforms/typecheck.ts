@@ -4,6 +4,7 @@
  * resolved to the runtime files. One program for all fixtures keeps the test fast.
  */
 import ts from '../../src/typescript.cjs';
+import { sharingCompilerHost } from '../perf/shared-source-files.js';
 
 const CONTINUATION_SPECIFIER = /^\.\/mrtr-continuation(-sdk)?(\.js)?$/;
 const FLOW_SPECIFIER = /^\.\/mrtr-flow(\.[cm]?js)?$/;
@@ -28,7 +29,7 @@ export function typeCheck(files: readonly string[], runtime?: RuntimeFiles): str
     skipLibCheck: true,
     esModuleInterop: true,
   };
-  const host = ts.createCompilerHost(options);
+  const host = sharingCompilerHost(options);
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, opts, sourceFile) =>
     literals.map((literal) => {
       if (runtime?.flow && FLOW_SPECIFIER.test(literal.text)) {
