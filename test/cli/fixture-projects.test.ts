@@ -7,6 +7,7 @@ import path from 'node:path';
 import ts from '../../src/typescript.cjs';
 import { describe, expect, it } from 'vitest';
 import { PROJECTS } from './helpers.js';
+import { sharingCompilerHost } from '../perf/shared-source-files.js';
 
 function typeCheck(projectDir: string): string[] {
   const configPath = path.join(projectDir, 'tsconfig.json');
@@ -17,7 +18,9 @@ function typeCheck(projectDir: string): string[] {
     },
   });
   if (!parsed) throw new Error(`cannot read ${configPath}`);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
+  // the projects share their parsed lib and @types/node files (test/perf/shared-source-files.ts)
+  const host = sharingCompilerHost(parsed.options);
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences, host });
   return [...parsed.errors, ...ts.getPreEmitDiagnostics(program)].map((d) => {
     const where = d.file && d.start !== undefined ? `${path.relative(projectDir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} ` : '';
     return `${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
