@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const compileCachePreload = fileURLToPath(new URL('test/perf/compile-cache-preload.cjs', import.meta.url));
+
 // fixtures are data: never collected, never transformed as tests
 const exclude = ['fixtures/**', 'node_modules/**', 'dist/**'];
 // test files that need a process of their own (see projects)
@@ -18,8 +20,10 @@ export default defineConfig({
     // CLI, e2e replicas, tsc, npm, redis-server), which the third keeps the two cores busy through. Files
     // share nothing: servers listen on port 0, redis-server on a port it probes, scratch folders are mkdtemp.
     maxWorkers: 3,
-    // every forked file loads the compiler (and ESLint, ts-morph) anew: compile them from V8's code cache
-    execArgv: ['--require', fileURLToPath(new URL('test/perf/compile-cache-preload.cjs', import.meta.url))],
+    // every forked file loads the compiler (and ESLint, ts-morph) anew: compile them from V8's code cache;
+    // so do the node processes the tests spawn (the CLI under tsx, tsc, ESLint): NODE_OPTIONS reaches them
+    execArgv: ['--require', compileCachePreload],
+    env: { NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require "${compileCachePreload}"`].filter(Boolean).join(' ') },
     // Three projects. `rules`: test/setup.ts (RuleTester wiring: it loads @typescript-eslint/rule-tester,
     // ESLint and the TypeScript parser, some 600 modules) runs before the rule tests, not before every file.
     // `rules` and `shared` run their files in reused workers (isolate: false): each worker loads the

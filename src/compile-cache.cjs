@@ -23,7 +23,6 @@ const path = require('node:path');
 const vm = require('node:vm');
 
 const MIN_BYTES = 1024 * 1024;
-const mainModule = require.main;
 let installed = false;
 
 /** Installs the cache for this process; returns the folder it uses, or null when it is off or unusable. */
@@ -113,7 +112,8 @@ function requireFor(mod) {
   const resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
   resolve.paths = (request) => Module._resolveLookupPaths(request, mod);
   require.resolve = resolve;
-  require.main = mainModule;
+  // read now, not when this file loaded: as a --require preload it loads before the main module exists
+  require.main = process.mainModule;
   require.extensions = Module._extensions;
   require.cache = Module._cache;
   return require;

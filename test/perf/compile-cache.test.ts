@@ -26,6 +26,7 @@ writeFileSync(
     "exports.describe = () => `${small.word} ${require('node:path').basename(__filename)} ${typeof require.resolve}`;\n" +
     `exports.padding = ${JSON.stringify('x'.repeat(MIN_BYTES))}.length;\n`,
 );
+writeFileSync(join(work, 'preload.cjs'), `require(${JSON.stringify(cacheModule)}).installCompileCache();\n`);
 const script = join(work, 'run.cjs');
 writeFileSync(
   script,
@@ -35,7 +36,7 @@ writeFileSync(
 );
 
 function run(cache: string): { dir: string | null; describe: string; padding: number } {
-  const r = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, MRTR_PORT_COMPILE_CACHE: cache } });
+  const r = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', MRTR_PORT_COMPILE_CACHE: cache } });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout);
@@ -76,5 +77,23 @@ describe('compile cache', () => {
     chmodSync(shared, 0o777);
     expect(run(shared)).toEqual({ dir: null, ...expected });
     expect(entries(shared)).toEqual([]);
+  });
+
+  it('as a --require preload (how test workers and the processes they spawn get it), require.main is the main module', () => {
+    const cache = join(work, 'cache-preload');
+    const bigMain = join(work, 'lib', 'big-main.js');
+    writeFileSync(bigMain, readFileSync(big, 'utf8').replace('exports.describe', 'exports.main = () => require.main;\nexports.describe'));
+    const main = join(work, 'main.cjs');
+    writeFileSync(main, `const m = require(${JSON.stringify(bigMain)});\nconsole.log(JSON.stringify({ describe: m.describe(), main: m.main() === module }));\n`);
+    for (let round = 0; round < 2; round++) {
+      const r = spawnSync(process.execPath, ['--require', join(work, 'preload.cjs'), main], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '', MRTR_PORT_COMPILE_CACHE: cache },
+      });
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toEqual({ describe: 'small big-main.js function', main: true });
+    }
+    // the second round compiled from the entry the first wrote
+    expect(entries(cache)).toHaveLength(1);
   });
 });
