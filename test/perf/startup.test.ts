@@ -62,6 +62,18 @@ describe('start-up loads nothing heavy', () => {
     expect(r.heavy).toEqual([]);
   }, 60_000);
 
+  it('mrtr-port port --dry-run on a tree with no legacy call (the transforms load Babel on their first parse)', () => {
+    const r = run(plain, 'port', '--dry-run', '.');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.heavy).toEqual([]);
+  }, 60_000);
+
+  it('control: port --dry-run on a tree with a legacy call loads the compiler and Babel', () => {
+    const r = run(legacy, 'port', '--dry-run', '.');
+    expect(r.heavy).toEqual(expect.arrayContaining(['typescript', '@babel/parser']));
+  }, 60_000);
+
   it('control: analyze on a tree with a legacy call loads the compiler (the recording sees it)', () => {
     const r = run(legacy, 'analyze', '.');
     expect(r.status).toBe(0);

@@ -11,21 +11,29 @@ interface BabelParser {
   parse(code: string, options: object): unknown;
 }
 
-// jscodeshift's own `ts`/`tsx` options (plugins, module goal), from the @babel/parser it depends on
-const jscodeshiftRequire = createRequire(require.resolve('jscodeshift/package.json'));
-const babel = jscodeshiftRequire('@babel/parser') as BabelParser;
-const tsOptions = require('jscodeshift/parser/tsOptions.js') as { plugins: unknown[] };
-
 /**
+ * jscodeshift's own `ts`/`tsx` options (plugins, module goal) and the @babel/parser it depends on,
+ * required on the first parse: a run that transforms nothing (no file with a site) never loads Babel.
+ *
  * Without `tokens`: jscodeshift asks Babel for the token list (recast reprints from it), and Babel's
  * conversion of template-literal tokens splices an array per token, quadratic in the file's template
  * count (a 4 MB file of template functions took minutes). Every edit here is a text splice on node
  * offsets, so nothing reads the tokens.
  */
-const parserOptions: Record<'ts' | 'tsx', object> = {
-  ts: { ...tsOptions, tokens: false },
-  tsx: { ...tsOptions, tokens: false, plugins: ['jsx', ...tsOptions.plugins] },
-};
+let loaded: { babel: BabelParser; options: Record<'ts' | 'tsx', object> } | undefined;
+function babelParser(): NonNullable<typeof loaded> {
+  if (loaded) return loaded;
+  const jscodeshiftRequire = createRequire(require.resolve('jscodeshift/package.json'));
+  const tsOptions = require('jscodeshift/parser/tsOptions.js') as { plugins: unknown[] };
+  loaded = {
+    babel: jscodeshiftRequire('@babel/parser') as BabelParser,
+    options: {
+      ts: { ...tsOptions, tokens: false },
+      tsx: { ...tsOptions, tokens: false, plugins: ['jsx', ...tsOptions.plugins] },
+    },
+  };
+  return loaded;
+}
 
 /** A Babel node; only the fields the transforms read are typed, the rest is reached by name. */
 export interface Node {
@@ -43,7 +51,8 @@ export function parserFor(path: string): 'ts' | 'tsx' {
 }
 
 export function parseProgram(text: string, parser: 'ts' | 'tsx'): Node {
-  const file = babel.parse(text, parserOptions[parser]) as Node;
+  const { babel, options } = babelParser();
+  const file = babel.parse(text, options[parser]) as Node;
   return file.program as Node;
 }
 
