@@ -44,11 +44,8 @@ export function copyRealCorpus(nodeModules, packages, dest, { maxBytes = 400_000
   return files.sort();
 }
 
-/**
- * A synthetic MCP server repo of `count` files: tool modules (each with an auto ask, a helper call
- * into a shared helper module, a loop ask and a low-level handler) plus plain utility modules.
- */
-export function generateMcpCorpus(dest, count) {
+/** Empties `dest`; `write(rel, text)` then creates a file there and records it in `files`. */
+function freshTree(dest) {
   rmSync(dest, { recursive: true, force: true });
   const files = [];
   const write = (rel, text) => {
@@ -57,6 +54,15 @@ export function generateMcpCorpus(dest, count) {
     writeFileSync(abs, text);
     files.push(abs);
   };
+  return { files, write };
+}
+
+/**
+ * A synthetic MCP server repo of `count` files: tool modules (each with an auto ask, a helper call
+ * into a shared helper module, a loop ask and a low-level handler) plus plain utility modules.
+ */
+export function generateMcpCorpus(dest, count) {
+  const { files, write } = freshTree(dest);
   const helpers = Math.max(1, Math.floor(count / 20));
   for (let h = 0; h < helpers; h++) write(`src/helpers/confirm-${h}.ts`, helperModule(h));
   for (let i = 0; files.length < count; i++) write(`src/tools/tool-${i}.ts`, toolModule(i, i % helpers));
@@ -127,14 +133,7 @@ export const helperTable${i} = {
  * tree is on this machine.
  */
 export function generateV1McpCorpus(dest, count) {
-  rmSync(dest, { recursive: true, force: true });
-  const files = [];
-  const write = (rel, text) => {
-    const abs = join(dest, rel);
-    mkdirSync(dirname(abs), { recursive: true });
-    writeFileSync(abs, text);
-    files.push(abs);
-  };
+  const { files, write } = freshTree(dest);
   write('package.json', JSON.stringify({ name: 'v1-bench-server', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: '3.25.0' } }, null, 2) + '\n');
   // `count` source files: count - 1 tool modules and the entry that registers them
   for (let i = 0; i < count - 1; i++) write(`src/tools/tool-${i}.ts`, v1ToolModule(i));

@@ -55,15 +55,9 @@ describe('start-up loads nothing heavy', () => {
     expect(r.heavy).toEqual([]);
   }, 60_000);
 
-  it.each([['analyze'], ['check']])('mrtr-port %s on a tree with no legacy call', (command) => {
-    const r = run(plain, command, '.');
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    expect(r.heavy).toEqual([]);
-  }, 60_000);
-
-  it('mrtr-port port --dry-run on a tree with no legacy call (the transforms load Babel on their first parse)', () => {
-    const r = run(plain, 'port', '--dry-run', '.');
+  // port: the transforms load Babel on their first parse, so a run with nothing to transform never does
+  it.each(['analyze .', 'check .', 'port --dry-run .'])('mrtr-port %s on a tree with no legacy call', (args) => {
+    const r = run(plain, ...args.split(' '));
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.heavy).toEqual([]);
