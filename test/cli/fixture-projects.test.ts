@@ -7,25 +7,7 @@ import path from 'node:path';
 import ts from '../../src/typescript.cjs';
 import { describe, expect, it } from 'vitest';
 import { PROJECTS } from './helpers.js';
-import { sharingCompilerHost } from '../perf/shared-source-files.js';
-
-function typeCheck(projectDir: string): string[] {
-  const configPath = path.join(projectDir, 'tsconfig.json');
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, { noEmit: true }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    },
-  });
-  if (!parsed) throw new Error(`cannot read ${configPath}`);
-  // the projects share their parsed lib and @types/node files (test/perf/shared-source-files.ts)
-  const host = sharingCompilerHost(parsed.options);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences, host });
-  return [...parsed.errors, ...ts.getPreEmitDiagnostics(program)].map((d) => {
-    const where = d.file && d.start !== undefined ? `${path.relative(projectDir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} ` : '';
-    return `${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
-  });
-}
+import { typeCheckProject } from '../perf/shared-source-files.js';
 
 const projects = readdirSync(PROJECTS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
 
@@ -36,7 +18,7 @@ describe('fixtures/projects type-check against the installed SDKs', () => {
 
   it.each(projects)('%s: tsc --noEmit reports no error', (name) => {
     const dir = path.join(PROJECTS, name);
-    const errors = typeCheck(dir);
+    const errors = typeCheckProject(dir);
     expect(errors).toEqual([]);
   });
 

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import ts from '../../src/typescript.cjs';
-import { sharingCompilerHost } from './shared-source-files.js';
+import { sharingCompilerHost, typeCheckProject } from './shared-source-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mrtr-shared-sf-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,5 +34,18 @@ describe('sharingCompilerHost', () => {
     const es5 = ts.createProgram([file], es5Options, sharingCompilerHost(es5Options));
     expect(es5.getSourceFile(file)).not.toBe(es2022.getSourceFile(file));
     expect(es5.getSourceFile(file)?.languageVersion).toBe(ts.ScriptTarget.ES5);
+  });
+
+  it('typeCheckProject reports what tsc -p reports: config errors and diagnostics, one line each', () => {
+    const project = join(dir, 'project');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, lib: ['ES2022'], types: [], noEmit: true }, include: ['src/**/*.ts'] }));
+    writeFileSync(join(project, 'src/ok.ts'), 'export const ok: string = "yes";\n');
+    expect(typeCheckProject(project)).toEqual([]);
+    writeFileSync(join(project, 'src/bad.ts'), 'export const n: number = "one";\n');
+    expect(typeCheckProject(project)).toEqual(["src/bad.ts:1 TS2322: Type 'string' is not assignable to type 'number'."]);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, lib: ['ES2022'], types: [], noEmit: true, target: 'ES1999' }, include: ['src/**/*.ts'] }));
+    // (the config error names the tsconfig line it is on)
+    expect(typeCheckProject(project)).toEqual(expect.arrayContaining([expect.stringMatching(/^tsconfig.json:1 TS6046: Argument for '--target' option must be/)]));
   });
 });

@@ -6,6 +6,7 @@
  * anew.
  */
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import ts from '../../src/typescript.cjs';
 
 const registry = ts.createDocumentRegistry();
@@ -19,4 +20,26 @@ export function sharingCompilerHost(options: ts.CompilerOptions): ts.CompilerHos
     return registry.acquireDocument(fileName, options, ts.ScriptSnapshot.fromString(text), version, undefined, languageVersionOrOptions);
   };
   return host;
+}
+
+/**
+ * What `tsc --noEmit -p <projectDir>` reports, in this process: the project's tsconfig.json, its config
+ * errors and every pre-emit diagnostic, one line each (`<file relative to the project>:<line> TS<code>:
+ * <message>`), through a sharing host.
+ */
+export function typeCheckProject(projectDir: string): string[] {
+  const configPath = path.join(projectDir, 'tsconfig.json');
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, { noEmit: true }, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  });
+  if (!parsed) throw new Error(`cannot read ${configPath}`);
+  const host = sharingCompilerHost(parsed.options);
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences, host });
+  return [...parsed.errors, ...ts.getPreEmitDiagnostics(program)].map((d) => {
+    const where = d.file && d.start !== undefined ? `${path.relative(projectDir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} ` : '';
+    return `${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+  });
 }

@@ -2,7 +2,6 @@
  * `port` end to end with the real analyzer, transforms and runtime template, on temp-dir copies of the
  * example projects (fixtures/projects/notes-v2: SDK v2 push style; notes-v1: SDK v1).
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { formatPortText } from '../../src/port/format.js';
 import { portExitCode, runPort } from '../../src/port/index.js';
 import { continuationTemplate } from '../../src/runtime/template.js';
 import { copyFixture, removeDir, repoRoot, snapshot } from './helpers.js';
+import { typeCheckProject } from '../perf/shared-source-files.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -19,11 +19,14 @@ afterEach(() => {
 });
 const read = (rel: string) => readFileSync(join(dir!, rel), 'utf8');
 
-/** `tsc --noEmit -p dir` with the repo's TypeScript and packages (linked in as node_modules). */
+/**
+ * What `tsc --noEmit -p dir` reports, with the repo's TypeScript and packages (linked in as node_modules),
+ * in this process: the programs share their lib and package files (test/perf/shared-source-files.ts).
+ */
 function typeCheck(project: string): { status: number | null; output: string } {
   symlinkSync(join(repoRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
-  const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', project], { encoding: 'utf8' });
-  return { status: r.status, output: r.stdout + r.stderr };
+  const errors = typeCheckProject(project);
+  return { status: errors.length === 0 ? 0 : 2, output: errors.join('\n') };
 }
 
 describe('port on an SDK v2 project (notes-v2)', () => {
