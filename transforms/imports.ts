@@ -12,7 +12,7 @@
  * imports the runtime names a file calls without binding them. A name the file already imports from
  * that module is never added twice, so running it again changes nothing.
  */
-import ts from 'typescript';
+import ts from '../src/typescript.cjs';
 import type { RuntimeName } from '../src/analyzer/plan/model.js';
 import type { Edit, SourceStyle } from './lib/source-text.js';
 import { quoteString } from './lib/source-text.js';

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import { describe, expect, it } from 'vitest';
 import type { PortOptions } from '../../transforms/index.js';
 import { applyPortFile } from '../../transforms/lib/port-file.js';

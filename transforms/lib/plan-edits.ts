@@ -3,7 +3,7 @@
  * against a TypeScript parse of the text first: a position that does not hold what the plan says
  * refuses the whole file.
  */
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import type { FilePlan, RuntimeName } from '../../src/analyzer/plan/model.js';
 import { nodesAt, nodesStartingAt, PlanMismatchError, stripWrappers } from './plan-positions.js';
 import type { Edit, SourceText } from './source-text.js';

@@ -4,7 +4,7 @@
  * not hold what the plan says (the text changed since it was analyzed, or a planner bug), it refuses
  * the whole file with an error naming the line, and the runner leaves the file as it was.
  */
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 
 export class PlanMismatchError extends Error {
   constructor(path: string, sf: ts.SourceFile, at: number, expected: string) {

@@ -6,7 +6,7 @@
  * original lines (the caller inserts them: `applyPortFile`).
  */
 import { dirname, resolve } from 'node:path';
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import { analyze } from '../../src/analyzer/index.js';
 import type { FilePlan } from '../../src/analyzer/plan/model.js';
 import { insertMarkers } from '../../src/port/markers.js';
@@ -30,7 +30,9 @@ export interface PortFileInput {
   tree?: ts.SourceFile;
 }
 
-const SCRIPT_KINDS: Readonly<Record<string, ts.ScriptKind>> = { ts: ts.ScriptKind.TS, tsx: ts.ScriptKind.TSX, js: ts.ScriptKind.JS, jsx: ts.ScriptKind.JSX };
+// read on use: a compiler value at module level would load the compiler when this module is imported
+const scriptKind = (ext: string): ts.ScriptKind =>
+  ({ ts: ts.ScriptKind.TS, tsx: ts.ScriptKind.TSX, js: ts.ScriptKind.JS, jsx: ts.ScriptKind.JSX })[ext] ?? ts.ScriptKind.TS;
 
 export function portFile(input: PortFileInput, enabled: EnabledTransforms = ALL_TRANSFORMS): PortSourceResult {
   const unchanged: PortSourceResult = { source: input.source, changed: false, markers: [], notes: [] };
@@ -103,7 +105,7 @@ export function planOfFileAlone(input: { source: string; path: string; options: 
 
 function parseTs(path: string, text: string): ts.SourceFile {
   const ext = /\.([cm]?)([jt]sx?)$/.exec(path)?.[2] ?? 'ts';
-  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, SCRIPT_KINDS[ext] ?? ts.ScriptKind.TS);
+  return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKind(ext));
 }
 
 /** The flow runtime's specifier: the option, or the continuation's with `mrtr-flow` for its name. */

@@ -7,7 +7,7 @@
  *   ctx.mcpReq.send({ method, params }) / sendRequest / request → inputRequest({ method, params })
  *   throw new UrlElicitationRequiredError(list)           → return urlElicitationRequired(list)
  */
-import ts from 'typescript';
+import ts from '../../typescript.cjs';
 import { findProperty, resolveObjectLiteral, type RawSite } from '../detect.js';
 import type { AskRuntime, PlanAsk, Span } from './model.js';
 

@@ -5,7 +5,7 @@
  * A promise raced against another, stored, chained with `.then` or dropped is not: the round would
  * stop somewhere the legacy code never waited, or not at all.
  */
-import ts from 'typescript';
+import ts from '../../typescript.cjs';
 import { memberChain, outerParent } from '../ast.js';
 
 export type AwaitedPosition =

@@ -5,7 +5,7 @@
  * is a class instance, a function, an object with methods (a handle), or holds one. Without types
  * (JavaScript, `any`), only a `new` of a class that is not built-in counts as not carryable.
  */
-import ts from 'typescript';
+import ts from '../../typescript.cjs';
 import { memberChain, unwrap } from '../ast.js';
 import { PURE_CONSTRUCTORS } from './builtins.js';
 

@@ -7,7 +7,7 @@
  * (a log line per round is the one repetition the port accepts), reads, operators and literals.
  * "Shallow": the node itself; its children are judged on their own.
  */
-import ts from 'typescript';
+import ts from '../../typescript.cjs';
 import { isFunctionLike, memberChain, unwrap } from '../ast.js';
 import { MATH_IMPURE, PURE_CONSTRUCTORS, PURE_GLOBAL_FUNCTIONS, PURE_STATIC_METHODS } from './builtins.js';
 import { FunctionScope, type InitializerOracle } from './scope.js';
@@ -24,7 +24,9 @@ export interface EffectJudge {
   visiting: Set<ts.Node>;
 }
 
-const ASSIGNMENTS = new Set<ts.SyntaxKind>([
+// built on first use: a compiler value at module level would load the compiler when this module is imported
+let assignments: ReadonlySet<ts.SyntaxKind> | undefined;
+const assignmentKinds = (): ReadonlySet<ts.SyntaxKind> => (assignments ??= new Set<ts.SyntaxKind>([
   ts.SyntaxKind.EqualsToken,
   ts.SyntaxKind.PlusEqualsToken,
   ts.SyntaxKind.MinusEqualsToken,
@@ -41,10 +43,10 @@ const ASSIGNMENTS = new Set<ts.SyntaxKind>([
   ts.SyntaxKind.AmpersandAmpersandEqualsToken,
   ts.SyntaxKind.BarBarEqualsToken,
   ts.SyntaxKind.QuestionQuestionEqualsToken,
-]);
+]));
 
 export function isAssignment(node: ts.Node): node is ts.BinaryExpression {
-  return ts.isBinaryExpression(node) && ASSIGNMENTS.has(node.operatorToken.kind);
+  return ts.isBinaryExpression(node) && assignmentKinds().has(node.operatorToken.kind);
 }
 
 /** Is this node, by itself, an effect inside `scope`'s function? */

@@ -3,7 +3,7 @@
  * BOM, markers at the lines of their statements, and the runtime names the file now uses, each under
  * a local name that does not clash with a name the file already has.
  */
-import ts from 'typescript';
+import ts from '../../typescript.cjs';
 import type { FileIndex } from '../file-index.js';
 import { REASONS, type ReasonId } from '../reasons.js';
 import { statementOf, type FunctionEdits } from './flow-function.js';

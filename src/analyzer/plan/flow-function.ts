@@ -7,7 +7,7 @@
  * - `async` when it now awaits and was not async.
  * An ask point is an ask, a call of another function on the path, or a callback on the path.
  */
-import ts from 'typescript';
+import ts from '../../typescript.cjs';
 import { enclosingFunction, isFunctionLike, memberChain, outerParent, unwrap } from '../ast.js';
 import type { FileIndex } from '../file-index.js';
 import type { ReasonId } from '../reasons.js';

@@ -6,7 +6,7 @@
  * again). Handlers that share a site or a helper are ported together or not at all, so a helper's ask
  * never becomes a runtime call that some caller runs outside a flow.
  */
-import ts from 'typescript';
+import ts from '../../typescript.cjs';
 import { enclosingFunction, outerParent, unwrap } from '../ast.js';
 import type { RawSite } from '../detect.js';
 import type { FileIndex } from '../file-index.js';

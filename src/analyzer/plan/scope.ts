@@ -7,7 +7,7 @@
  *   in the state, an alias of module state): calls on it are effects.
  * A name the function does not bind is not local: calls on it, and writes to it, are effects.
  */
-import ts from 'typescript';
+import ts from '../../typescript.cjs';
 import { isFunctionLike, memberChain, unwrap } from '../ast.js';
 import { LOCAL_COLLECTIONS } from './builtins.js';
 

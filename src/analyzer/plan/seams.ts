@@ -5,7 +5,7 @@
  * walker built without one) they are found here from the function itself, the way the walker finds
  * them, so the plan never guesses a registration it cannot point at.
  */
-import ts from 'typescript';
+import ts from '../../typescript.cjs';
 import { calleeName, enclosingFunction, functionName, memberChain, outerParent, unwrap } from '../ast.js';
 import { classifyCallbackArgument } from '../entries.js';
 import type { FileIndex } from '../file-index.js';
