@@ -6,7 +6,7 @@ const compileCachePreload = fileURLToPath(new URL('test/perf/compile-cache-prelo
 // fixtures are data: never collected, never transformed as tests
 const exclude = ['fixtures/**', 'node_modules/**', 'dist/**'];
 // test files that need a process of their own (see projects)
-const isolatedFiles = ['test/runtime/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/perf/**/*.test.ts'];
+const isolatedFiles = ['test/runtime/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/probe/**/*.test.ts', 'test/perf/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -30,8 +30,10 @@ export default defineConfig({
     // compiler, ESLint, ts-morph and the transformed sources once, not once per file (about a third of their
     // CPU time). Their tests keep no process state (no env, cwd, fake timers or module mocks; the tool's
     // module-level state is constant tables and one reused scratch project). `isolated`: the runtime and
-    // end-to-end tests set environment variables, stub timers and keep per-process claim stores and keys,
-    // so each of their files gets a fresh process as before.
+    // end-to-end tests set environment variables, stub timers and keep per-process claim stores and keys;
+    // the probe tests talk HTTP to replicas through fetch's shared connection pool (run after one another
+    // in one process, a probe met a socket an earlier file's replica had closed): each of their files gets
+    // a fresh process as before.
     projects: [
       { extends: true, test: { name: 'rules', include: ['test/rules/**/*.test.ts'], exclude, setupFiles: ['test/setup.ts'], isolate: false } },
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...exclude, ...isolatedFiles, 'test/rules/**'], isolate: false } },

@@ -9,7 +9,9 @@ import { runProbe } from '../../src/probe/run.js';
 import { FIXTURES, MCP_ALLOWED_ROOTS } from '../e2e/fixtures.js';
 import { portSource, preparePortedSet, startReplica, type PortedSet, type Replica } from '../e2e/harness.js';
 
-const TTL_SECONDS = 4;
+// Long enough for a multi-round call on a loaded machine (test files run side by side on two cores: at 4 s a
+// state sometimes expired between two rounds); only the expiry check waits it out, on a timer.
+const TTL_SECONDS = 12;
 /** Just past the state's lifetime: the runtime's expiry is strict (its clock slack only admits states dated in the future). */
 const TTL_WAIT_SECONDS = TTL_SECONDS + 1.5;
 
