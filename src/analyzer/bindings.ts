@@ -4,7 +4,7 @@
  * walking the scopes that enclose it. Enough to follow values through a file; other files are
  * reached through the import the binding names.
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { isFunctionLike } from './ast.js';
 
 export type Binding =

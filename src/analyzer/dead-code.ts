@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { functionName, isExported, outerParent, owningClass } from './ast.js';
 import { isTestPath, type FileIndex } from './file-index.js';
 import { resolveRelative } from './modules.js';

@@ -3,7 +3,7 @@
  * const-bound function in scope, one imported from another analyzed file, or a method of the class
  * the call is made in (`this.helper(…)`).
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { enclosingFunction, owningClass, propertyNameText, unwrap } from './ast.js';
 import { resolveBinding, type Binding } from './bindings.js';
 import type { FileIndex } from './file-index.js';

@@ -6,7 +6,7 @@
  * (`Map<string, Server>` → `sessions.get(id)`), casts, `!`, optional chains and imports. Syntax only;
  * `undefined` means "not shown", and the caller may then ask the type checker (`typeRole`).
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 import { enclosingFunction, functionName, outerParent, owningClass, propertyNameText } from './ast.js';
 import { resolveBinding, type Binding } from './bindings.js';
 import { calledFunction, topLevelDeclaration } from './functions.js';

@@ -4,7 +4,7 @@
  * named like a server method (`createMessage`, `listRoots`, `request`) whose receiver no flow
  * explained, so an LLM client's `createMessage` stays what its type says it is.
  */
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 
 const SERVER_TYPE_NAMES = new Set(['Server', 'McpServer', 'ServerContext', 'RequestHandlerExtra']);
 const SDK_PATH = /[\\/]@modelcontextprotocol[\\/]/;

@@ -6,7 +6,7 @@
  * (imports outside the set, `node_modules` declarations, libs) is read from disk as usual.
  */
 import { dirname, extname, resolve, sep } from 'node:path';
-import ts from 'typescript';
+import ts from '../typescript.cjs';
 
 /** Options when no tsconfig.json is found: permissive enough for any TS/JS server (a function: the compiler loads on first use). */
 export function defaultCheckerOptions(): ts.CompilerOptions {

@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { readdirSync } from 'node:fs';
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import { describe, expect, it } from 'vitest';
 import { findSites, type Found, type HandlerEnd } from '../../src/analyzer/index.js';
 

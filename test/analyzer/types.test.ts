@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyze, findSites } from '../../src/analyzer/index.js';
 import { Project } from '../../src/analyzer/project.js';
