@@ -1,0 +1,123 @@
+// Each helper flavor `port` writes (TypeScript, ES module, CommonJS; both codecs) is generated from the one
+// tested source, and the JavaScript ones load and work in a real Node process.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterEach, describe, expect, it } from 'vitest';
+import { continuationTemplate, renderHelper, TS_FLAVOR, type ContinuationCodec, type HelperFlavor } from '../../src/runtime/template.js';
+
+const NODE_MODULES = new URL('../../node_modules', import.meta.url).pathname;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A scratch package of the given type whose node_modules is this repository's. */
+function scratchPackage(type: 'module' | 'commonjs'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mrtr-helper-'));
+  dirs.push(dir);
+  symlinkSync(NODE_MODULES, join(dir, 'node_modules'), 'dir');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', type }));
+  return dir;
+}
+
+/** Seals a state and opens it: for the same request, for other arguments, and tampered. */
+const ROUND_TRIP = `
+  const c = m.createContinuation({ keys: ['k'.repeat(40)] });
+  const ctx = { mcpReq: { method: 'tools/call' } };
+  const bind = m.bindRequest(ctx, 'refund', { orderId: 'A1' });
+  const state = await c.seal(ctx, { step: 'confirm', bind, carried: { n: 1 } });
+  const at = (s) => ({ mcpReq: { method: 'tools/call', requestState: () => s } });
+  const opened = await c.open(at(state), bind);
+  const foreign = await c.open(at(state), m.bindRequest(ctx, 'refund', { orderId: 'B2' }));
+  const tampered = await c.open(at(state.slice(0, -2) + (state.endsWith('AA') ? 'BB' : 'AA')), bind);
+  console.log(JSON.stringify({ opened, foreign: foreign === undefined, tampered: tampered === undefined }));
+`;
+
+function runNode(dir: string, entry: string, body: string): unknown {
+  writeFileSync(join(dir, entry), body);
+  const out = execFileSync(process.execPath, [join(dir, entry)], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+const JS_FLAVORS: [HelperFlavor, 'module' | 'commonjs'][] = [
+  [{ language: 'esm', extension: '.js' }, 'module'],
+  [{ language: 'esm', extension: '.mjs' }, 'commonjs'],
+  [{ language: 'cjs', extension: '.js' }, 'commonjs'],
+  [{ language: 'cjs', extension: '.cjs' }, 'module'],
+];
+const CODECS: ContinuationCodec[] = ['aead', 'sdk'];
+
+describe('continuation helper flavors', () => {
+  it('TypeScript gets the tested source byte for byte', () => {
+    for (const codec of CODECS) {
+      const helper = renderHelper('continuation', codec, TS_FLAVOR);
+      expect(helper.text).toBe(continuationTemplate(codec));
+      expect(helper.fileName).toBe(codec === 'sdk' ? 'mrtr-continuation-sdk.ts' : 'mrtr-continuation.ts');
+    }
+  });
+
+  it.each(CODECS.flatMap((codec) => JS_FLAVORS.map(([flavor, type]) => [codec, flavor, type] as const)))(
+    '%s as %o in a "%s" package loads in Node and seals/opens a state',
+    (codec, flavor, type) => {
+      const dir = scratchPackage(type);
+      const helper = renderHelper('continuation', codec, flavor);
+      writeFileSync(join(dir, helper.fileName), helper.text);
+      const entry = flavor.language === 'esm'
+        ? { name: 'main.mjs', body: `import * as m from './${helper.fileName}';\n${ROUND_TRIP}` }
+        : { name: 'main.cjs', body: `const m = require('./${helper.fileName}');\n(async () => {${ROUND_TRIP}})();` };
+      expect(runNode(dir, entry.name, entry.body)).toEqual({ opened: { step: 'confirm', carried: { n: 1 } }, foreign: true, tampered: true });
+    },
+  );
+
+  it('JavaScript flavors have no types left and keep the comments', () => {
+    for (const [flavor] of JS_FLAVORS) {
+      const text = renderHelper('continuation', 'aead', flavor).text;
+      expect(text).not.toMatch(/^\s*(export\s+)?(interface|type)\s+\w+/m);
+      expect(text).toContain('AES-256-GCM');
+      expect(text).toContain('/** `bind` for this request');
+      // plain JavaScript: it parses as JS with no diagnostics
+      const sf = ts.createSourceFile('h.js', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+      expect((sf as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics).toEqual([]);
+    }
+  });
+
+  it('CommonJS flavors use require/exports and never an import statement; ES flavors never require', () => {
+    const cjs = renderHelper('continuation', 'sdk', { language: 'cjs', extension: '.cjs' }).text;
+    expect(cjs).toMatch(/require\("@modelcontextprotocol\/server"\)/);
+    expect(cjs).toMatch(/^exports\.bindRequest = bindRequest;$/m);
+    expect(cjs).not.toMatch(/^\s*(import|export)\s/m);
+    const esm = renderHelper('continuation', 'sdk', { language: 'esm', extension: '.mjs' }).text;
+    expect(esm).toMatch(/^import \{ createRequestStateCodec \} from '@modelcontextprotocol\/server';$/m);
+    expect(esm).not.toMatch(/\brequire\(/);
+  });
+
+  it('is deterministic (a second port finds the helper identical)', () => {
+    for (const [flavor] of JS_FLAVORS) {
+      expect(renderHelper('continuation', 'aead', flavor).text).toBe(renderHelper('continuation', 'aead', flavor).text);
+    }
+  });
+
+  it('refuses a flavor that cannot be, and an unknown codec or role', () => {
+    expect(() => renderHelper('continuation', 'aead', { language: 'cjs', extension: '.mjs' })).toThrow(/no ".mjs" helper for "cjs"/);
+    expect(() => renderHelper('continuation', 'aead', { language: 'ts', extension: '.js' })).toThrow(/no ".js" helper for "ts"/);
+    expect(() => renderHelper('continuation', 'hmac' as never, TS_FLAVOR)).toThrow(/unknown codec "hmac"/);
+    expect(() => renderHelper('claims' as never, 'aead', TS_FLAVOR)).toThrow(/unknown helper "claims"/);
+  });
+
+  it('the tested sources are what src/runtime holds', () => {
+    expect(continuationTemplate('aead')).toBe(readFileSync(new URL('../../src/runtime/mrtr-continuation.ts', import.meta.url), 'utf8'));
+  });
+});
+
+describe('a mixed package (ES modules and CommonJS) shares one CommonJS helper', () => {
+  it('an ES module imports the .cjs helper by name', () => {
+    const dir = scratchPackage('module');
+    const helper = renderHelper('continuation', 'aead', { language: 'cjs', extension: '.cjs' });
+    writeFileSync(join(dir, helper.fileName), helper.text);
+    const body = `import { createContinuation, bindRequest } from './${helper.fileName}';\nconst m = { createContinuation, bindRequest };\n${ROUND_TRIP}`;
+    expect(runNode(dir, 'main.js', body)).toEqual({ opened: { step: 'confirm', carried: { n: 1 } }, foreign: true, tampered: true });
+  });
+});
