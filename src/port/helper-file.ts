@@ -17,12 +17,19 @@ import ts from '../typescript.cjs';
 
 export type ImportSuffix = '' | '.js' | '.ts';
 
+/** The syntax a source file imports with: `import` (ES module; every TypeScript file) or `require` (CommonJS). */
+export type ModuleSystem = 'esm' | 'cjs';
+
+/** The `type` of a package.json: what Node makes of a `.js` file in it. */
+export type PackageType = 'module' | 'commonjs';
+
 export type HelperState = 'missing' | 'identical' | 'differs';
 
 /** Caches per-directory lookups for one run. */
 export class PackageLayout {
   private readonly packageRoots = new Map<string, string>();
   private readonly nodeResolution = new Map<string, boolean>();
+  private readonly packageTypes = new Map<string, PackageType>();
 
   /**
    * `boundary` (the working directory) bounds the search: a package.json above it belongs to some other
@@ -68,11 +75,60 @@ export class PackageLayout {
     return answer;
   }
 
+  /** `"type": "module"` in the package root's package.json; anything else (none, unreadable) is CommonJS, as for Node. */
+  packageType(packageRoot: string): PackageType {
+    let type = this.packageTypes.get(packageRoot);
+    if (type === undefined) {
+      type = 'commonjs';
+      try {
+        const json = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { type?: unknown } | null;
+        if (json?.type === 'module') type = 'module';
+      } catch {
+        // no package.json (the working directory as fallback root) or not JSON: Node's default
+      }
+      this.packageTypes.set(packageRoot, type);
+    }
+    return type;
+  }
+
   importSuffix(fileText: string, packageRoot: string): ImportSuffix {
     const own = suffixOfRelativeImports(fileText);
     if (own === '.js' || own === '.ts') return own;
     return this.usesNodeResolution(packageRoot) ? '.js' : '';
   }
+}
+
+const TS_FILE_RE = /\.[cm]?tsx?$/;
+
+export function isTypeScriptFile(file: string): boolean {
+  return TS_FILE_RE.test(file);
+}
+
+/**
+ * The module system a source file is written in. TypeScript files always import with `import` (tsc
+ * turns it into `require` where it compiles to CommonJS). `.mjs` is ESM, `.cjs` CommonJS; a `.js`/`.jsx`
+ * file by its own syntax (an `import`/`export` statement makes it ESM; `require`/`module.exports`
+ * CommonJS), and by the package's `type` when it shows neither.
+ */
+export function moduleSystemOf(file: string, text: string, packageType: PackageType): ModuleSystem {
+  if (isTypeScriptFile(file) || file.endsWith('.mjs')) return 'esm';
+  if (file.endsWith('.cjs')) return 'cjs';
+  if (hasModuleSyntax(file, text)) return 'esm';
+  if (/\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w+\s*=/.test(text)) return 'cjs';
+  return packageType === 'module' ? 'esm' : 'cjs';
+}
+
+/** Does the file have a top-level `import` or `export` statement? (Parsed: text inside strings or comments does not count.) */
+function hasModuleSyntax(file: string, text: string): boolean {
+  if (!/\b(?:import|export)\b/.test(text)) return false;
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.JSX : ts.ScriptKind.JS);
+  return sf.statements.some(
+    (st) =>
+      ts.isImportDeclaration(st) ||
+      ts.isExportDeclaration(st) ||
+      ts.isExportAssignment(st) ||
+      (ts.canHaveModifiers(st) && (ts.getModifiers(st) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)),
+  );
 }
 
 /** The tsconfig.json in `dir` or the nearest folder above it, stopping at a package root above `dir`. */
@@ -138,16 +194,18 @@ function resolveExtends(spec: string, fromDir: string): string | undefined {
 
 /**
  * The helper file's path for one package. `portedFiles` are absolute paths of the package's files that
- * import the helper; `fileName` is the helper's file name.
+ * import the helper; `fileNames` the helper's file name, or the names of the helpers that go together
+ * (the first is the one returned; a directory holding any of them is reused).
  */
-export function helperPathFor(packageRoot: string, portedFiles: readonly string[], fileName: string): string {
+export function helperPathFor(packageRoot: string, portedFiles: readonly string[], fileNames: string | readonly string[]): string {
+  const names = typeof fileNames === 'string' ? [fileNames] : fileNames;
   const dirs = [...new Set(portedFiles.map((f) => dirname(resolve(f))))];
   const shared = dirs.length === 1 ? dirs[0] : undefined;
   const src = join(packageRoot, 'src');
   const hasSrc = isDirectory(src);
   const candidates = [...new Set([shared, hasSrc ? src : undefined, packageRoot].filter((d): d is string => d !== undefined))];
-  const existing = candidates.find((dir) => existsSync(join(dir, fileName)));
-  return join(existing ?? candidates[0], fileName);
+  const existing = candidates.find((dir) => names.some((name) => existsSync(join(dir, name))));
+  return join(existing ?? candidates[0], names[0]);
 }
 
 function isDirectory(p: string): boolean {
@@ -158,12 +216,17 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** The module specifier a file uses to import the helper at `helperPath`. */
+/**
+ * The module specifier a file uses to import the helper at `helperPath`. A TypeScript helper is named
+ * without its extension plus `suffix` (the importing file's style; a JavaScript importer always gets
+ * `.js`, the name tsc emits); a JavaScript helper keeps its real extension, which Node's ES module
+ * loader requires and `require` accepts.
+ */
 export function helperImportSpecifier(fromFile: string, helperPath: string, suffix: ImportSuffix): string {
   let rel = relative(dirname(resolve(fromFile)), helperPath).split(sep).join('/');
-  rel = rel.replace(/\.[cm]?tsx?$/, '');
   if (!rel.startsWith('.')) rel = './' + rel;
-  return rel + suffix;
+  if (!isTypeScriptFile(helperPath)) return rel;
+  return rel.replace(TS_FILE_RE, '') + (isTypeScriptFile(fromFile) ? suffix : '.js');
 }
 
 /** Is the helper there already, and is it the template's bytes? */

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { helperImportSpecifier, helperPathFor, helperState, PackageLayout, suffixOfRelativeImports } from '../../src/port/helper-file.js';
+import { helperImportSpecifier, helperPathFor, helperState, moduleSystemOf, PackageLayout, suffixOfRelativeImports } from '../../src/port/helper-file.js';
 import { removeDir } from './helpers.js';
 
 const NAME = 'mrtr-continuation.ts';
@@ -36,6 +36,12 @@ describe('helperPathFor', () => {
     expect(helperPathFor(join(root, 'flat'), [c, d], NAME)).toBe(join(root, 'flat', NAME));
   });
 
+  it('reuses a directory that holds any helper of the set', () => {
+    file('pkg/src/mrtr-continuation.cjs', 'helper');
+    const a = file('pkg/src/tools/a.cjs');
+    expect(helperPathFor(join(root, 'pkg'), [a], ['mrtr-flow.cjs', 'mrtr-continuation.cjs'])).toBe(join(root, 'pkg/src/mrtr-flow.cjs'));
+  });
+
   it('reuses a helper that already exists in src/ even when a later port shares another directory', () => {
     file(`pkg/src/${NAME}`, 'helper');
     const a = file('pkg/src/tools/a.ts');
@@ -48,6 +54,13 @@ describe('helperImportSpecifier', () => {
     expect(helperImportSpecifier(join(root, 'src/a.ts'), join(root, 'src', NAME), '.js')).toBe('./mrtr-continuation.js');
     expect(helperImportSpecifier(join(root, 'src/tools/a.ts'), join(root, 'src', NAME), '')).toBe('../mrtr-continuation');
     expect(helperImportSpecifier(join(root, 'a.ts'), join(root, 'src', NAME), '.ts')).toBe('./src/mrtr-continuation.ts');
+  });
+
+  it('keeps the real extension of a JavaScript helper, and names a TypeScript helper .js from a JavaScript file', () => {
+    expect(helperImportSpecifier(join(root, 'src/a.cjs'), join(root, 'src/mrtr-flow.cjs'), '')).toBe('./mrtr-flow.cjs');
+    expect(helperImportSpecifier(join(root, 'src/tools/a.js'), join(root, 'src/mrtr-flow.js'), '')).toBe('../mrtr-flow.js');
+    expect(helperImportSpecifier(join(root, 'a.mjs'), join(root, 'lib/mrtr-flow.mjs'), '.ts')).toBe('./lib/mrtr-flow.mjs');
+    expect(helperImportSpecifier(join(root, 'src/legacy.js'), join(root, 'src/mrtr-flow.ts'), '')).toBe('./mrtr-flow.js');
   });
 });
 
@@ -103,5 +116,39 @@ describe('helperState', () => {
     file(NAME, 'T');
     expect(helperState(join(root, NAME), 'T')).toBe('identical');
     expect(helperState(join(root, NAME), 'T2')).toBe('differs');
+  });
+});
+
+describe('moduleSystemOf', () => {
+  it('TypeScript and .mjs import; .cjs requires', () => {
+    expect(moduleSystemOf('a.ts', `const x = require('y');`, 'commonjs')).toBe('esm');
+    expect(moduleSystemOf('a.cts', '', 'commonjs')).toBe('esm');
+    expect(moduleSystemOf('a.tsx', '', 'commonjs')).toBe('esm');
+    expect(moduleSystemOf('a.mjs', '', 'commonjs')).toBe('esm');
+    expect(moduleSystemOf('a.cjs', `import x from 'y';`, 'module')).toBe('cjs');
+  });
+
+  it('a .js file by its own syntax, else by the package type', () => {
+    expect(moduleSystemOf('a.js', `import { McpServer } from '@modelcontextprotocol/server';`, 'commonjs')).toBe('esm');
+    expect(moduleSystemOf('a.js', `export default function register(server) {}`, 'commonjs')).toBe('esm');
+    expect(moduleSystemOf('a.jsx', `export const A = () => <b/>;`, 'commonjs')).toBe('esm');
+    expect(moduleSystemOf('a.js', `const { McpServer } = require('@modelcontextprotocol/server');`, 'module')).toBe('cjs');
+    expect(moduleSystemOf('a.js', `module.exports = function register(server) {};`, 'module')).toBe('cjs');
+    expect(moduleSystemOf('a.js', `exports.register = (server) => {};`, 'module')).toBe('cjs');
+    // the words alone, in a comment or a string, are not syntax
+    expect(moduleSystemOf('a.js', `// import things later\nconst s = "export default";\nmodule.exports = s;`, 'module')).toBe('cjs');
+    expect(moduleSystemOf('a.js', `globalThis.x = 1;`, 'module')).toBe('esm');
+    expect(moduleSystemOf('a.js', `globalThis.x = 1;`, 'commonjs')).toBe('cjs');
+  });
+
+  it('reads the package type, CommonJS when there is none or it is not JSON', () => {
+    file('esm/package.json', '{ "type": "module" }');
+    file('cjs/package.json', '{ "type": "commonjs" }');
+    file('bad/package.json', '{ "type": ');
+    const layout = new PackageLayout(root);
+    expect(layout.packageType(join(root, 'esm'))).toBe('module');
+    expect(layout.packageType(join(root, 'cjs'))).toBe('commonjs');
+    expect(layout.packageType(join(root, 'bad'))).toBe('commonjs');
+    expect(layout.packageType(join(root, 'none'))).toBe('commonjs');
   });
 });
