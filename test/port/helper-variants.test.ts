@@ -38,7 +38,7 @@ const ROUND_TRIP = `
 
 function runNode(dir: string, entry: string, body: string): unknown {
   writeFileSync(join(dir, entry), body);
-  const out = execFileSync(process.execPath, [join(dir, entry)], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
+  const out = execFileSync(process.execPath, [join(dir, entry)], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, NODE_ENV: 'test', MRTR_STATE_KEYS: 'helper-variants-test-secret-0123456789abcdef' } });
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
 
@@ -119,5 +119,112 @@ describe('a mixed package (ES modules and CommonJS) shares one CommonJS helper',
     writeFileSync(join(dir, helper.fileName), helper.text);
     const body = `import { createContinuation, bindRequest } from './${helper.fileName}';\nconst m = { createContinuation, bindRequest };\n${ROUND_TRIP}`;
     expect(runNode(dir, 'main.js', body)).toEqual({ opened: { step: 'confirm', carried: { n: 1 } }, foreign: true, tampered: true });
+  });
+});
+
+/** A shop server written against the generated flow helper, in the flavor's module system. */
+function shopServer(flavor: HelperFlavor, flowFile: string): string {
+  const body = `
+const effects = [];
+const confirmSchema = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] };
+function build() {
+  const server = new McpServer({ name: 'shop', version: '1.0.0' });
+  server.registerTool('refund', { inputSchema: z.object({ orderId: z.string() }) }, resumable('refund', async ({ orderId }, ctx) => {
+    const order = await once(() => { effects.push('lookup ' + orderId); return { id: orderId, total: 5 }; });
+    const ref = await once(() => 'ref-' + Math.random().toString(36).slice(2, 10));
+    const answer = await elicit({ message: 'Refund ' + order.total + ' (' + ref + ')?', requestedSchema: confirmSchema });
+    if (answer.action !== 'accept') return { content: [{ type: 'text', text: answer.action }] };
+    effects.push('refund ' + ref);
+    return { content: [{ type: 'text', text: 'refunded ' + ref }] };
+  }));
+  return server;
+}
+`;
+  return flavor.language === 'esm'
+    ? `import { McpServer } from '@modelcontextprotocol/server';\nimport * as z from 'zod';\nimport { elicit, once, resumable } from './${flowFile}';\n${body}export { build, effects };\n`
+    : `const { McpServer } = require('@modelcontextprotocol/server');\nconst z = require('zod');\nconst { elicit, once, resumable } = require('./${flowFile}');\n${body}module.exports = { build, effects };\n`;
+}
+
+/**
+ * Two createMcpHandler replicas, round-robin, and a real 2026-07-28 client that accepts. Written in the
+ * server's own module system: a CommonJS server is hosted by the SDK's CommonJS build (an ES module host
+ * would load the other build, whose classes the CommonJS McpServer is not an instance of).
+ */
+function driver(language: 'esm' | 'cjs', serverFile: string): { name: string; body: string } {
+  const main = `
+const onerror = (error) => console.error('server error:', error.stack);
+const replicas = [createMcpHandler(() => build(), { onerror }), createMcpHandler(() => build(), { onerror })];
+let next = 0;
+const rounds = [];
+const fetchRoundRobin = (url, init) => {
+  if (typeof init?.body === 'string') rounds.push(JSON.parse(init.body).method);
+  return replicas[next++ % 2].fetch(new Request(url, init));
+};
+const asked = [];
+const client = new Client({ name: 'probe', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } });
+client.setRequestHandler('elicitation/create', async (request) => {
+  asked.push(request.params.message);
+  return { action: 'accept', content: { confirm: true } };
+});
+await client.connect(new StreamableHTTPClientTransport(new URL('http://replicas.test/mcp'), { fetch: fetchRoundRobin }));
+const result = await client.callTool({ name: 'refund', arguments: { orderId: 'A1' } });
+const era = client.getProtocolEra();
+await client.close();
+await Promise.all(replicas.map((r) => r.close()));
+console.log(JSON.stringify({ era, text: result.content[0].text, asked, effects, toolCalls: rounds.filter((m) => m === 'tools/call').length }));
+`;
+  return language === 'esm'
+    ? {
+        name: 'driver.mjs',
+        body: `import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';\nimport { createMcpHandler } from '@modelcontextprotocol/server';\nimport { build, effects } from './${serverFile}';\n${main}`,
+      }
+    : {
+        name: 'driver.cjs',
+        body: `const { Client, StreamableHTTPClientTransport } = require('@modelcontextprotocol/client');\nconst { createMcpHandler } = require('@modelcontextprotocol/server');\nconst { build, effects } = require('./${serverFile}');\n(async () => {${main}})();\n`,
+      };
+}
+
+describe('flow helper flavors', () => {
+  it.each([
+    ...JS_FLAVORS.map(([flavor, type]) => ['aead', flavor, type] as const),
+    ['sdk', { language: 'esm', extension: '.js' }, 'module'] as const,
+    ['sdk', { language: 'cjs', extension: '.cjs' }, 'module'] as const,
+  ])('%s as %o in a "%s" package: a handler runs to input_required and back on two replicas', (codec, flavor, type) => {
+    const dir = scratchPackage(type);
+    const flow = renderHelper('flow', codec, flavor);
+    expect(flow.imports).toEqual(['continuation']);
+    const continuationHelper = renderHelper('continuation', codec, flavor);
+    // the flow imports the codec's continuation file, by its real name
+    expect(flow.text).toContain(`./${continuationHelper.fileName}`);
+    writeFileSync(join(dir, flow.fileName), flow.text);
+    writeFileSync(join(dir, continuationHelper.fileName), continuationHelper.text);
+    const serverFile = `shop${flavor.extension}`;
+    writeFileSync(join(dir, serverFile), shopServer(flavor, flow.fileName));
+    const host = driver(flavor.language === 'esm' ? 'esm' : 'cjs', serverFile);
+    const out = runNode(dir, host.name, host.body) as { era: string; text: string; asked: string[]; effects: string[]; toolCalls: number };
+    const ref = /\((ref-\w+)\)/.exec(out.asked[0] ?? '')?.[1];
+    expect(ref).toBeDefined();
+    expect(out).toEqual({ era: 'modern', text: `refunded ${ref}`, asked: [`Refund 5 (${ref})?`], effects: ['lookup A1', `refund ${ref}`], toolCalls: 2 });
+  });
+
+  it('an ES module server ported next to CommonJS files runs on the shared .cjs helpers', () => {
+    const dir = scratchPackage('module');
+    const cjs: HelperFlavor = { language: 'cjs', extension: '.cjs' };
+    for (const role of ['flow', 'continuation'] as const) {
+      const helper = renderHelper(role, 'aead', cjs);
+      writeFileSync(join(dir, helper.fileName), helper.text);
+    }
+    writeFileSync(join(dir, 'shop.js'), shopServer({ language: 'esm', extension: '.js' }, 'mrtr-flow.cjs'));
+    const host = driver('esm', 'shop.js');
+    const out = runNode(dir, host.name, host.body) as { text: string; effects: string[] };
+    expect(out.text).toMatch(/^refunded ref-\w+$/);
+    expect(out.effects).toHaveLength(2);
+  });
+
+  it('TypeScript keeps the source, and points the flow at the -sdk continuation or at the package suffix', () => {
+    const tested = readFileSync(new URL('../../src/runtime/mrtr-flow.ts', import.meta.url), 'utf8');
+    expect(renderHelper('flow', 'aead', TS_FLAVOR).text).toBe(tested);
+    expect(renderHelper('flow', 'sdk', TS_FLAVOR).text).toBe(tested.replace("from './mrtr-continuation.js'", "from './mrtr-continuation-sdk.js'"));
+    expect(renderHelper('flow', 'aead', { ...TS_FLAVOR, importSuffix: '' }).text).toBe(tested.replace("from './mrtr-continuation.js'", "from './mrtr-continuation'"));
   });
 });
