@@ -478,7 +478,7 @@ function updateManifests(
     }
     const raw = read.file.text;
     try {
-      const edit = updateManifest(raw, imported);
+      const edit = updateManifest(raw, { imported, migratedV1: true });
       if (!edit) continue;
       const outcome: ManifestOutcome = { file, status: 'would-write', added: edit.added, removed: edit.removed, unknown: edit.unknown };
       if (io.dryRun) outcome.diff = fileDiff(file, raw, edit.text);

@@ -8,11 +8,23 @@
  * what the codemod runner does per file: roll back on a throw, drop advisories when nothing changed, re-resolve
  * marker lines after later edits, write `@mcp-codemod-error` comments (own line, merged per line, never
  * twice, never inside a literal), and keep the shebang.
+ *
+ * Two kinds of file the codemod alone would leave calling removed v1 APIs (the server then throws at
+ * start-up, `server.tool is not a function`):
+ * - a module with no MCP import at all (a tool module given the server as a parameter): a sentinel
+ *   v2 import lets the codemod's McpServer transform run on it, for the receivers it can prove are a
+ *   server by name (`server`, `mcpServer`, `this.mcp`…); the sentinel is removed afterwards;
+ * - a CommonJS file: its requires are bridged to imports and back (cjs-bridge.ts).
+ * A v1-only call that is still there afterwards (a receiver the codemod could not prove) gets an
+ * `@mcp-codemod-error` comment saying how to migrate it, so `check` fails until a human has.
  */
 import { getMigration, type Diagnostic, type Migration, type TransformContext } from '@modelcontextprotocol/codemod';
-import { Project, SyntaxKind, type Node, type SourceFile } from 'ts-morph';
+import { Project, SyntaxKind, type Node } from 'ts-morph';
 import { MARKERS } from '../vocabulary.js';
+import { importsToRequires, requiresToImports } from './cjs-bridge.js';
+import { moduleSystemOf, type ModuleSystem } from './helper-file.js';
 import { inferProjectType, type ProjectType } from './v1-detect.js';
+import { findV1OnlyCalls } from './v1-only-calls.js';
 
 // the text tests live apart so a run without v1 files never loads ts-morph and the codemod
 export { countCodemodMarkers, inferProjectType, isV1Source, type ProjectType } from './v1-detect.js';
@@ -32,7 +44,14 @@ export interface V1MigrationResult {
   /** `@mcp-codemod-error` comments written into `source` by this run. */
   codemodMarkers: number;
   diagnostics: V1Diagnostic[];
+  /** v1-only registration calls (`x.tool(…)`) still in `source`, each marked; 1-based lines. */
+  v1OnlyCalls: number[];
 }
+
+/** Makes any file look like an MCP module to the codemod's transforms; removed after them. */
+const SENTINEL_SPECIFIER = '@modelcontextprotocol/server/mrtr-port-sentinel';
+const SENTINEL = `import '${SENTINEL_SPECIFIER}';\n`;
+const MCP_IMPORT_RE = /^\s*import\b[^;]*?['"]@modelcontextprotocol\//m;
 
 const LITERAL_KINDS = new Set([
   SyntaxKind.NoSubstitutionTemplateLiteral,
@@ -66,18 +85,22 @@ function scratchProject(): Project {
  * Migrates one v1 source text to SDK v2. Throws when a codemod transform throws (the caller keeps the
  * file as it was and reports the error). `path` only names the file (its extension picks the parser).
  */
-export function migrateV1Source(input: { source: string; path: string; projectType?: ProjectType }): V1MigrationResult {
+export function migrateV1Source(input: { source: string; path: string; projectType?: ProjectType; module?: ModuleSystem }): V1MigrationResult {
   const { source } = input;
   const bom = source.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = bom ? source.slice(1) : source;
   // Same framing the codemod runner restores: the shebang and the blank lines after it.
   const shebang = /^#![^\n]*\n(?:[ \t]*\r?\n)*/.exec(body)?.[0] ?? '';
-  const text = body.slice(shebang.length);
+  const original = body.slice(shebang.length);
+  const commonJs = (input.module ?? moduleSystemOf(input.path, original, 'commonjs')) === 'cjs';
+  let text = commonJs ? requiresToImports(original, input.path) : original;
+  const sentinel = !MCP_IMPORT_RE.test(text);
+  if (sentinel) text = SENTINEL + text;
 
   const scratch = scratchProject();
   const sf = scratch.createSourceFile(scratchPath(input.path), text, { overwrite: true });
   try {
-    const context: TransformContext = { projectType: input.projectType ?? inferProjectType([text]) };
+    const context: TransformContext = { projectType: input.projectType ?? inferProjectType([original]) };
     const diagnostics: Diagnostic[] = [];
     let changes = 0;
     for (const transform of v1ToV2().transforms) {
@@ -95,22 +118,52 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
         d.insertComment = false;
       }
     }
-    const insertedAt = insertCodemodComments(sf, kept);
-    const migrated = sf.getFullText();
+    let migrated = sf.getFullText();
+    // the sentinel is line 1 while the transforms run; everything below it moves up once it is gone
+    const sentinelLines = sentinel ? 1 : 0;
+    if (sentinel) migrated = removeSentinel(migrated, input.path);
+    if (commonJs) migrated = importsToRequires(migrated, input.path, original);
+    const kept2 = kept.map((d) => ({ ...d, line: Math.max(1, d.line - sentinelLines) }));
+    const leftovers = findV1OnlyCalls(migrated, input.path);
+    const commented = insertCodemodComments(migrated, [...kept2, ...leftovers.map(leftoverDiagnostic)]);
     const shebangLines = (shebang.match(/\n/g) ?? []).length;
     // a comment inserted at or above a line pushes it down by one
-    const shift = (line: number) => shebangLines + insertedAt.filter((at) => at <= line).length;
-    const out = bom + shebang + migrated;
+    const shift = (line: number) => shebangLines + commented.insertedAt.filter((at) => at <= line).length;
+    const out = changes === 0 && leftovers.length === 0 && commented.insertedAt.length === 0 ? source : bom + shebang + commented.text;
     return {
       source: out,
       changed: out !== source,
       changes,
-      codemodMarkers: insertedAt.length,
-      diagnostics: kept.map((d) => ({ level: d.level as V1Diagnostic['level'], line: d.line + shift(d.line), message: d.message })),
+      codemodMarkers: commented.insertedAt.length,
+      diagnostics: kept2.map((d) => ({ level: d.level as V1Diagnostic['level'], line: d.line + shift(d.line), message: d.message })),
+      v1OnlyCalls: leftovers.map((c) => c.line + shift(c.line)),
     };
   } finally {
     scratch.removeSourceFile(sf);
   }
+}
+
+/** What a human must do with a v1-only call the codemod left (its receiver is not provably an McpServer). */
+function leftoverDiagnostic(call: { line: number; method: string; receiver: string }): Diagnostic {
+  const target = call.method === 'tool' ? 'registerTool(name, { description, inputSchema: z.object(shape) }, handler)' : call.method === 'prompt' ? 'registerPrompt(name, { description, argsSchema: z.object(shape) }, handler)' : 'registerResource(name, uriOrTemplate, metadata, handler)';
+  return {
+    level: 'error' as Diagnostic['level'],
+    file: '',
+    line: call.line,
+    insertComment: true,
+    message: `(mrtr-port) ${call.receiver}.${call.method}() is SDK v1 API that SDK v2 removed; if ${call.receiver} is an McpServer this throws at start-up. Rewrite it as ${call.receiver}.${target}.`,
+  };
+}
+
+/** The text without the sentinel import (wherever the transforms left it), line and all. */
+function removeSentinel(text: string, path: string): string {
+  const at = text.indexOf(SENTINEL_SPECIFIER);
+  if (at < 0) return text;
+  const lineStart = text.lastIndexOf('\n', at) + 1;
+  const eol = text.indexOf('\n', at);
+  const line = text.slice(lineStart, eol < 0 ? text.length : eol + 1);
+  if (!/^\s*import\s*['"]/.test(line)) throw new Error(`${path}: the v1 migration moved its sentinel import into other code`);
+  return text.slice(0, lineStart) + text.slice(lineStart + line.length);
 }
 
 /** The in-memory file name: any absolute path works; keep the extension so `.tsx`/`.js` parse right. */
@@ -120,10 +173,10 @@ function scratchPath(path: string): string {
 }
 
 /**
- * Writes the codemod's action-required comments as its runner does (bottom-up, merged, once).
- * Returns the (pre-insertion) lines that got one.
+ * Writes the codemod's action-required comments as its runner does (bottom-up, merged, once, never
+ * inside a literal). Returns the text and the (pre-insertion) lines that got one.
  */
-function insertCodemodComments(sf: SourceFile, diagnostics: readonly Diagnostic[]): number[] {
+function insertCodemodComments(source: string, diagnostics: readonly Diagnostic[]): { text: string; insertedAt: number[] } {
   const wanted = diagnostics.filter((d) => d.insertComment).sort((a, b) => b.line - a.line);
   const merged: { line: number; message: string }[] = [];
   for (const d of wanted) {
@@ -131,21 +184,28 @@ function insertCodemodComments(sf: SourceFile, diagnostics: readonly Diagnostic[
     if (prev && prev.line === d.line) prev.message += ' | ' + d.message;
     else merged.push({ line: d.line, message: d.message });
   }
-  const inserted: number[] = [];
-  for (const m of merged) {
-    const text = sf.getFullText();
-    const lines = text.split('\n');
-    const idx = m.line - 1;
-    if (idx < 0 || idx >= lines.length) continue;
-    if (idx > 0 && lines[idx - 1].includes(MARKERS.sdkCodemod)) continue;
-    const eol = text.includes('\r\n') ? '\r\n' : '\n';
-    const indent = /^(\s*)/.exec(lines[idx])?.[1] ?? '';
-    const lineStart = lines.slice(0, idx).reduce((sum, l) => sum + l.length + 1, 0);
-    if (insideLiteral(sf.getDescendantAtPos(lineStart))) continue;
-    sf.insertText(lineStart, `${indent}/* ${MARKERS.sdkCodemod} ${m.message.replaceAll('*/', '* /')} */${eol}`);
-    inserted.push(m.line);
+  if (merged.length === 0) return { text: source, insertedAt: [] };
+  const scratch = scratchProject();
+  const sf = scratch.createSourceFile('/scratch/comments.tsx', source, { overwrite: true });
+  try {
+    const inserted: number[] = [];
+    for (const m of merged) {
+      const text = sf.getFullText();
+      const lines = text.split('\n');
+      const idx = m.line - 1;
+      if (idx < 0 || idx >= lines.length) continue;
+      if (idx > 0 && lines[idx - 1].includes(MARKERS.sdkCodemod)) continue;
+      const eol = text.includes('\r\n') ? '\r\n' : '\n';
+      const indent = /^(\s*)/.exec(lines[idx])?.[1] ?? '';
+      const lineStart = lines.slice(0, idx).reduce((sum, l) => sum + l.length + 1, 0);
+      if (insideLiteral(sf.getDescendantAtPos(lineStart))) continue;
+      sf.insertText(lineStart, `${indent}/* ${MARKERS.sdkCodemod} ${m.message.replaceAll('*/', '* /')} */${eol}`);
+      inserted.push(m.line);
+    }
+    return { text: sf.getFullText(), insertedAt: inserted };
+  } finally {
+    scratch.removeSourceFile(sf);
   }
-  return inserted;
 }
 
 function insideLiteral(node: Node | undefined): boolean {

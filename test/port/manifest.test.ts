@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importedPackages, updateManifest } from '../../src/port/manifest.js';
+import { importedPackages, updateManifest, type ManifestNeeds } from '../../src/port/manifest.js';
 
 const V1 = `{
     "name": "srv",
@@ -10,6 +10,8 @@ const V1 = `{
 }
 `;
 
+const migrated = (...imported: string[]): ManifestNeeds => ({ imported: new Set(imported), migratedV1: true });
+
 describe('importedPackages', () => {
   it('lists the MCP packages and zod a source imports, by package name', () => {
     const text = [
@@ -17,15 +19,16 @@ describe('importedPackages', () => {
       `import { ElicitResultSchema } from '@modelcontextprotocol/core';`,
       `import * as z from 'zod';`,
       `import { x } from 'zod/v4';`,
+      `const { y } = require('@modelcontextprotocol/node');`,
       `const s = "@modelcontextprotocol/client is mentioned in a string";`,
     ].join('\n');
-    expect([...importedPackages(text)].sort()).toEqual(['@modelcontextprotocol/core', '@modelcontextprotocol/server', 'zod']);
+    expect([...importedPackages(text)].sort()).toEqual(['@modelcontextprotocol/core', '@modelcontextprotocol/node', '@modelcontextprotocol/server', 'zod']);
   });
 });
 
-describe('updateManifest', () => {
+describe('updateManifest after an SDK v1 migration', () => {
   it('swaps SDK v1 for the v2 packages the sources import, in the same section, keeping indent and order', () => {
-    const edit = updateManifest(V1, new Set(['@modelcontextprotocol/server', '@modelcontextprotocol/core']))!;
+    const edit = updateManifest(V1, migrated('@modelcontextprotocol/server', '@modelcontextprotocol/core'))!;
     expect(edit.added).toEqual({ '@modelcontextprotocol/core': '^2.4.0', '@modelcontextprotocol/server': '^2.4.0' });
     expect(edit.removed).toEqual(['@modelcontextprotocol/sdk']);
     expect(edit.text).toBe(`{
@@ -39,24 +42,120 @@ describe('updateManifest', () => {
 `);
   });
 
-  it('adds zod when migrated code imports it and nothing declares it; keeps a declared zod', () => {
-    expect(updateManifest(V1, new Set(['@modelcontextprotocol/server', 'zod']))!.added).toMatchObject({ zod: '^4.2.0' });
-    const withZod = V1.replace('"express": "^5.0.0"', '"express": "^5.0.0",\n        "zod": "4.6.7"');
-    expect(updateManifest(withZod, new Set(['zod', '@modelcontextprotocol/server']))!.added).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
+  it('adds the other v2 packages the codemod routes imports to (node, express, server-legacy), not "by hand"', () => {
+    const edit = updateManifest(
+      V1,
+      migrated('@modelcontextprotocol/server', '@modelcontextprotocol/node', '@modelcontextprotocol/server-legacy', '@modelcontextprotocol/express', '@modelcontextprotocol/core-internal'),
+    )!;
+    expect(edit.added).toEqual({
+      '@modelcontextprotocol/express': '^2.0.2',
+      '@modelcontextprotocol/node': '^2.1.2',
+      '@modelcontextprotocol/server': '^2.4.0',
+      '@modelcontextprotocol/server-legacy': '^2.3.1',
+    });
+    expect(edit.unknown).toEqual([]);
   });
 
-  it('keeps SDK v1 while a source still imports it, and reports packages it has no version for', () => {
-    const edit = updateManifest(V1, new Set(['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/express']))!;
+  it('reports an MCP package it has no version for', () => {
+    expect(updateManifest(V1, migrated('@modelcontextprotocol/server', '@modelcontextprotocol/ext-apps'))!.unknown).toEqual(['@modelcontextprotocol/ext-apps']);
+  });
+
+  it('adds zod when migrated code imports it and nothing declares it; keeps a declared zod 4', () => {
+    expect(updateManifest(V1, migrated('@modelcontextprotocol/server', 'zod'))!.added).toMatchObject({ zod: '^4.2.0' });
+    const withZod = V1.replace('"express": "^5.0.0"', '"express": "^5.0.0",\n        "zod": "4.6.7"');
+    const edit = updateManifest(withZod, migrated('zod', '@modelcontextprotocol/server'))!;
+    expect(edit.added).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
+    expect(edit.updated).toEqual({});
+  });
+
+  it('raises zod 3 to ^4.2.0 where it is declared, with a note', () => {
+    const withZod3 = V1.replace('"express": "^5.0.0"', '"express": "^5.0.0"\n    },\n    "devDependencies": {\n        "zod": "^3.23.8"');
+    const edit = updateManifest(withZod3, migrated('zod', '@modelcontextprotocol/server'))!;
+    expect(edit.updated).toEqual({ zod: { from: '^3.23.8', to: '^4.2.0' } });
+    expect(edit.notes.join('\n')).toMatch(/zod "\^3\.23\.8" → "\^4\.2\.0": SDK v2 needs zod >= 4\.2/);
+    expect(JSON.parse(edit.text).devDependencies.zod).toBe('^4.2.0');
+  });
+
+  it.each([
+    ['^3.23.8', true],
+    ['3.x', true],
+    ['<4', true],
+    ['~4.1.0', true],
+    ['4.1.5', true],
+    ['>=3.20.0 <4.2.0', true],
+    ['^3.0.0 || ^4.0.0', false],
+    ['^4.1.0', false],
+    ['>=3', false],
+    ['latest', false],
+    ['*', false],
+  ])('zod %s is raised: %s', (range, raised) => {
+    const manifest = JSON.stringify({ dependencies: { '@modelcontextprotocol/sdk': '1.32.2', zod: range } });
+    const edit = updateManifest(manifest, migrated('zod', '@modelcontextprotocol/server'))!;
+    expect(edit.updated.zod !== undefined).toBe(raised);
+  });
+
+  it('keeps SDK v1 while a source still imports it', () => {
+    const edit = updateManifest(V1, migrated('@modelcontextprotocol/sdk', '@modelcontextprotocol/server'))!;
     expect(edit.removed).toEqual([]);
-    expect(edit.unknown).toEqual(['@modelcontextprotocol/express']);
+    expect(edit.kept).toEqual([{ name: '@modelcontextprotocol/sdk', reason: 'a source file still imports it' }]);
     expect(JSON.parse(edit.text).dependencies['@modelcontextprotocol/sdk']).toBe('1.32.2');
   });
 
-  it('leaves a manifest that does not declare SDK v1 alone', () => {
-    expect(updateManifest('{ "dependencies": { "@modelcontextprotocol/server": "2.4.0" } }', new Set(['@modelcontextprotocol/server']))).toBeUndefined();
+  it('keeps SDK v1 while a file still calls a removed v1 API, naming the files', () => {
+    const edit = updateManifest(V1, { ...migrated('@modelcontextprotocol/server'), v1CallsLeft: ['src/tools/echo.js'] })!;
+    expect(edit.removed).toEqual([]);
+    expect(edit.kept[0].reason).toContain('src/tools/echo.js');
+    expect(edit.added).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
   });
 
-  it('throws on a package.json that is not JSON', () => {
-    expect(() => updateManifest('{ nope', new Set())).toThrow();
+  it('removes SDK v1 only when this run migrated the package', () => {
+    expect(updateManifest(V1, { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false })!.removed).toEqual([]);
+  });
+
+  it('keeps CRLF line endings and a tab indent', () => {
+    const crlf = '{\r\n\t"dependencies": {\r\n\t\t"@modelcontextprotocol/sdk": "1.32.2"\r\n\t}\r\n}\r\n';
+    const edit = updateManifest(crlf, migrated('@modelcontextprotocol/server'))!;
+    expect(edit.text).toBe('{\r\n\t"dependencies": {\r\n\t\t"@modelcontextprotocol/server": "^2.4.0"\r\n\t}\r\n}\r\n');
+  });
+});
+
+describe('updateManifest of a package already on SDK v2', () => {
+  const V2 = (server: string, zod = '^4.3.0') => JSON.stringify({ dependencies: { '@modelcontextprotocol/server': server, zod } }, null, 2) + '\n';
+
+  it('raises @modelcontextprotocol/server below 2.4.0 (the MRTR API) to ^2.4.0', () => {
+    const edit = updateManifest(V2('^2.1.0'), { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false })!;
+    expect(edit.updated).toEqual({ '@modelcontextprotocol/server': { from: '^2.1.0', to: '^2.4.0' } });
+    expect(JSON.parse(edit.text).dependencies['@modelcontextprotocol/server']).toBe('^2.4.0');
+  });
+
+  it('leaves a server range that is 2.4 or later, and adds nothing else', () => {
+    expect(updateManifest(V2('^2.4.0'), { imported: new Set(['@modelcontextprotocol/server', '@modelcontextprotocol/client', 'zod']), migratedV1: false })).toBeUndefined();
+    expect(updateManifest(V2('2.5.1'), { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false })).toBeUndefined();
+  });
+
+  it('says so when it cannot read the server range', () => {
+    const edit = updateManifest(V2('workspace:*'), { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false })!;
+    expect(edit.notes[0]).toContain('"workspace:*"');
+    expect(edit.text).toBe(V2('workspace:*'));
+  });
+
+  it('raises zod 3 next to the v2 server', () => {
+    const edit = updateManifest(V2('^2.4.0', '^3.22.0'), { imported: new Set(['@modelcontextprotocol/server', 'zod']), migratedV1: false })!;
+    expect(edit.updated).toEqual({ zod: { from: '^3.22.0', to: '^4.2.0' } });
+  });
+
+  it('adds the server when the ported code imports it and the manifest does not declare it', () => {
+    const edit = updateManifest('{ "name": "x" }', { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false })!;
+    expect(edit.added).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
+    expect(JSON.parse(edit.text)).toEqual({ name: 'x', dependencies: { '@modelcontextprotocol/server': '^2.4.0' } });
+  });
+
+  it('leaves a manifest that has nothing to do with MCP alone', () => {
+    expect(updateManifest('{ "dependencies": { "zod": "^3.0.0" } }', { imported: new Set(['zod']), migratedV1: false })).toBeUndefined();
+  });
+
+  it('throws on a package.json that is not JSON, or not an object', () => {
+    expect(() => updateManifest('{ nope', migrated())).toThrow();
+    expect(() => updateManifest('[1]', migrated())).toThrow(/not a JSON object/);
   });
 });

@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getMigration, run } from '@modelcontextprotocol/codemod';
 import { afterEach, describe, expect, it } from 'vitest';
+import { importsToRequires, requiresToImports } from '../../src/port/cjs-bridge.js';
 import { countCodemodMarkers, inferProjectType, isV1Source, migrateV1Source } from '../../src/port/v1-migration.js';
+import { findV1OnlyCalls } from '../../src/port/v1-only-calls.js';
 import { copyFixture, removeDir, repoRoot } from './helpers.js';
 
 const mini = join(repoRoot, 'fixtures/port/v1-mini/src');
@@ -80,5 +82,117 @@ describe('migrateV1Source', () => {
       run(getMigration('v1-to-v2')!, { targetDir: dir });
       for (const [f, text] of ours) expect(text, f).toBe(readFileSync(join(dir, 'src', f), 'utf8'));
     });
+  });
+});
+
+describe('files the codemod alone would leave calling removed v1 APIs', () => {
+  const TOOL_MODULE = [
+    `import { z } from 'zod';`,
+    `export function registerEcho(server: { tool: Function }) {`,
+    `  server.tool('echo', { text: z.string() }, async ({ text }: { text: string }) => ({ content: [{ type: 'text' as const, text }] }));`,
+    `}`,
+    ``,
+  ].join('\n');
+
+  it('migrates a tool module that receives the server as a parameter and imports no SDK', () => {
+    const r = migrateV1Source({ source: TOOL_MODULE, path: '/p/src/tools/echo.ts', projectType: 'server' });
+    expect(r.changed).toBe(true);
+    expect(r.source).toBe(TOOL_MODULE.replace(`server.tool('echo', { text: z.string() },`, `server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) },`));
+    expect(r.v1OnlyCalls).toEqual([]);
+    expect(r.source).not.toContain('mrtr-port-sentinel');
+  });
+
+  it('marks a v1 call on a receiver it cannot prove is a server, once', () => {
+    const source = `function register(srv) {\n  srv.prompt('greet', async () => ({ messages: [] }));\n}\nmodule.exports = { register };\n`;
+    const r = migrateV1Source({ source, path: '/p/tools.js', projectType: 'server' });
+    expect(r.codemodMarkers).toBe(1);
+    expect(r.v1OnlyCalls).toEqual([3]);
+    const lines = r.source.split('\n');
+    expect(lines[1]).toBe(`  /* @mcp-codemod-error (mrtr-port) srv.prompt() is SDK v1 API that SDK v2 removed; if srv is an McpServer this throws at start-up. Rewrite it as srv.registerPrompt(name, { description, argsSchema: z.object(shape) }, handler). */`);
+    expect(lines[2]).toBe(`  srv.prompt('greet', async () => ({ messages: [] }));`);
+    expect(countCodemodMarkers(r.source)).toBe(1);
+    const again = migrateV1Source({ source: r.source, path: '/p/tools.js', projectType: 'server' });
+    expect(again.source).toBe(r.source);
+    expect(again.v1OnlyCalls).toEqual([3]);
+  });
+
+  it('migrates a CommonJS server: requires bridged to the codemod and back, still CommonJS, use strict first', () => {
+    const source = [
+      `'use strict';`,
+      `const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');`,
+      `const { StdioServerTransport: Stdio } = require('@modelcontextprotocol/sdk/server/stdio.js');`,
+      `const { z } = require('zod');`,
+      `const server = new McpServer({ name: 'x', version: '1.0.0' });`,
+      `server.tool('echo', { text: z.string() }, async ({ text }) => ({ content: [{ type: 'text', text }] }));`,
+      `server.connect(new Stdio());`,
+      `module.exports = { server };`,
+      ``,
+    ].join('\n');
+    const r = migrateV1Source({ source, path: '/p/server.cjs', projectType: 'server' });
+    expect(r.source).not.toMatch(/^\s*import\s/m);
+    expect(r.source).not.toContain('@modelcontextprotocol/sdk');
+    expect(r.source.split('\n')[0]).toBe(`'use strict';`);
+    expect(r.source).toContain(`const { McpServer } = require("@modelcontextprotocol/server");`);
+    expect(r.source).toMatch(/const \{ StdioServerTransport: Stdio \} = require\("@modelcontextprotocol\/server\/stdio"\);/);
+    expect(r.source).toContain(`const { z } = require('zod');`);
+    expect(r.source).toContain(`server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) },`);
+    expect(r.v1OnlyCalls).toEqual([]);
+  });
+
+  it('leaves a CommonJS file without MCP requires byte-identical', () => {
+    const source = `const fs = require('fs');\nmodule.exports = () => fs.readFileSync('x');\n`;
+    expect(migrateV1Source({ source, path: '/p/util.js' })).toMatchObject({ source, changed: false });
+  });
+});
+
+describe('cjs-bridge', () => {
+  it('turns top-level MCP and zod requires into imports and back, keeping the lines and untouched text', () => {
+    const source = [
+      `const { a, b: c } = require('@modelcontextprotocol/sdk/types.js');`,
+      `const {`,
+      `  McpServer,`,
+      `} = require("@modelcontextprotocol/sdk/server/mcp.js")`,
+      `const z = require('zod');`,
+      `const fs = require('fs');`,
+      `let { d } = require('@modelcontextprotocol/sdk/types.js');`,
+      ``,
+    ].join('\n');
+    const bridged = requiresToImports(source, '/p/a.js');
+    expect(bridged.split('\n')).toEqual([
+      `import { a, b as c } from '@modelcontextprotocol/sdk/types.js';`,
+      `import {`,
+      `  McpServer,`,
+      `} from "@modelcontextprotocol/sdk/server/mcp.js"`,
+      `import * as z from 'zod';`,
+      `const fs = require('fs');`,
+      `let { d } = require('@modelcontextprotocol/sdk/types.js');`,
+      ``,
+    ]);
+    // and back: byte for byte
+    expect(importsToRequires(bridged, '/p/a.js', source)).toBe(source);
+  });
+
+  it('writes default, side-effect and mixed imports as requires', () => {
+    const text = `import x from 'zod';\nimport 'zod/side';\nimport y, { q as r } from 'zod/v4';\n`;
+    expect(importsToRequires(text, '/p/a.js', '')).toBe(`const x = require('zod');\nrequire('zod/side');\nconst y = require('zod/v4'), { q: r } = y;\n`);
+  });
+});
+
+describe('findV1OnlyCalls', () => {
+  it('finds v1 registrations by shape on any receiver, at their statement line', () => {
+    const text = [
+      `server.tool('a', async () => ({ content: [] }));`,
+      `this.mcp.prompt(NAME, 'desc', { x: z.string() }, handler);`,
+      `srv`,
+      `  .resource('r', 'file:///x', async (uri) => ({ contents: [] }));`,
+      `cli.tool(value);`,
+      `config.tool('name', settings);`,
+      `server.registerTool('b', {}, async () => ({ content: [] }));`,
+    ].join('\n');
+    expect(findV1OnlyCalls(text, '/p/a.ts')).toEqual([
+      { line: 1, method: 'tool', receiver: 'server' },
+      { line: 2, method: 'prompt', receiver: 'this.mcp' },
+      { line: 3, method: 'resource', receiver: 'srv' },
+    ]);
   });
 });

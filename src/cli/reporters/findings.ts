@@ -7,7 +7,7 @@
  */
 import type { AnalysisReport, Site } from '../../analyzer/model.js';
 import { REASONS, isReasonId } from '../../analyzer/reasons.js';
-import { compareStrings } from '../markers-scan.js';
+import { compareStrings, type MarkerEntry } from '../markers-scan.js';
 import type { ReportContext } from './context.js';
 
 export type FindingLevel = 'error' | 'warning' | 'note';
@@ -37,6 +37,7 @@ export const SYMLINK_SKIP_REASON = 'symlink-not-followed';
 export function collectFindings(report: AnalysisReport, context: ReportContext): Finding[] {
   const failing: FindingLevel = context.command === 'check' ? 'error' : 'warning';
   const findings: Finding[] = [];
+  const leftBy = refusalsOf(report, context.markers);
   for (const site of report.sites) {
     findings.push({
       file: site.file,
@@ -45,7 +46,7 @@ export function collectFindings(report: AnalysisReport, context: ReportContext):
       level: site.portability === 'guarded' ? 'note' : failing,
       ruleId: siteRuleId(site),
       title: `${site.portability}${site.reasons.length > 0 ? ` (${site.reasons.join(', ')})` : ''}: legacy ${site.kind} request`,
-      message: describeSite(site),
+      message: describeSite(site, leftBy.get(site)),
       site,
     });
   }
@@ -109,8 +110,30 @@ const AUTO_OUTCOME: Record<Site['kind'], string> = {
   roots: '`mrtr-port port` replaces it with roots from configuration (MCP_ALLOWED_ROOTS), or with inputRequired.listRoots() under `--roots ask`.',
 };
 
+/**
+ * The auto sites a port run already left, each with the marker it wrote above the statement (a marker
+ * whose reason needs a human, between the previous site of the file and this one): running `port` again
+ * would not change them, so the advice is the marker's, never "run port".
+ */
+export function refusalsOf(report: AnalysisReport, markers: readonly MarkerEntry[]): Map<Site, MarkerEntry> {
+  const out = new Map<Site, MarkerEntry>();
+  const byFile = new Map<string, Site[]>();
+  for (const site of report.sites) byFile.set(site.file, [...(byFile.get(site.file) ?? []), site]);
+  for (const [file, sites] of byFile) {
+    const refusals = markers.filter((m) => m.file === file && (!isReasonId(m.reason) || REASONS[m.reason].portability !== 'auto'));
+    if (refusals.length === 0) continue;
+    const ordered = [...sites].sort((a, b) => a.line - b.line);
+    ordered.forEach((site, i) => {
+      const after = i > 0 ? ordered[i - 1].line : 0;
+      const marker = refusals.filter((m) => m.line > after && m.line < site.line).at(-1);
+      if (marker && site.portability === 'auto') out.set(site, marker);
+    });
+  }
+  return out;
+}
+
 /** One sentence on a site: what it is, where it is served, the verdict and what to do. */
-export function describeSite(site: Site): string {
+export function describeSite(site: Site, leftBy?: MarkerEntry): string {
   const where = site.handler
     ? `in ${site.handler.kind} ${site.handler.name === null ? '(name not static)' : `"${site.handler.name}"`}`
     : 'outside any tool, prompt or resource handler';
@@ -119,6 +142,7 @@ export function describeSite(site: Site): string {
   const advice = site.reasons.map((r) => reasonAdvice(r) ?? r).join(' ');
   switch (site.portability) {
     case 'auto':
+      if (leftBy) return `${head}: \`mrtr-port port\` left it (${leftBy.reason}): ${leftBy.message || reasonAdvice(leftBy.reason) || 'port it by hand.'}`;
       return `${head}: ${AUTO_OUTCOME[site.kind]}${advice ? ` ${advice}` : ''}`;
     case 'guarded':
       return `${head}: already behind an era check (left as is). ${advice}`.trimEnd();

@@ -4,6 +4,8 @@
  * files scanned, sites by portability, files skipped, markers left, and what `check` concluded.
  */
 import type { AnalysisReport, Site } from '../../analyzer/model.js';
+// sites a port run left under its marker: check gives the marker's advice, not "run port"
+import { refusalsOf } from './findings.js';
 import type { MarkerEntry } from '../markers-scan.js';
 import { compareStrings } from '../markers-scan.js';
 import type { ReportContext } from './context.js';
@@ -100,7 +102,9 @@ function summaryLines(report: AnalysisReport, context: ReportContext): string[] 
       lines.push(`check failed: ${parts.join(', ')}.`);
     }
   }
-  if (s.auto > 0) lines.push(`Run \`mrtr-port port\` to rewrite the ${plural(s.auto, 'auto site')}; manual sites get a marker.`);
+  // auto sites a port run already left carry its marker: running port again would not change them
+  const toRewrite = s.auto - refusalsOf(report, context.markers).size;
+  if (toRewrite > 0) lines.push(`Run \`mrtr-port port\` to rewrite the ${plural(toRewrite, 'auto site')}; manual sites get a marker.`);
   return lines;
 }
 
