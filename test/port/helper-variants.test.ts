@@ -77,7 +77,12 @@ describe('continuation helper flavors', () => {
       const text = renderHelper('continuation', 'aead', flavor).text;
       expect(text).not.toMatch(/^\s*(export\s+)?(interface|type)\s+\w+/m);
       expect(text).toContain('AES-256-GCM');
-      expect(text).toContain('/** `bind` for this request');
+      // the doc comment of an exported function comes through as written
+      const source = continuationTemplate('aead');
+      const at = source.indexOf('export function bindRequest');
+      const doc = source.slice(source.lastIndexOf('/**', at), source.indexOf('*/', source.lastIndexOf('/**', at)) + 2);
+      expect(doc.length).toBeGreaterThan(10);
+      expect(text).toContain(doc);
       // plain JavaScript: it parses as JS with no diagnostics
       const sf = ts.createSourceFile('h.js', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
       expect((sf as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics).toEqual([]);
