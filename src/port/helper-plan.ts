@@ -9,7 +9,7 @@
  * copies would not share the flow of a call).
  */
 import { dirname, join } from 'node:path';
-import { helperFileName, type ContinuationCodec, type HelperFlavor, type HelperRole } from '../runtime/template.js';
+import { HELPER_ROLES, helperFileName, type ContinuationCodec, type HelperFlavor, type HelperRole, type HelperVariant } from '../runtime/template.js';
 import { helperImportSpecifier, helperPathFor, isTypeScriptFile, moduleSystemOf, type ImportSuffix, type ModuleSystem, type PackageLayout } from './helper-file.js';
 
 export interface PortedFileText {
@@ -31,6 +31,7 @@ export class PackageHelpers {
   readonly flavor: HelperFlavor;
   /** The directory every helper of this package goes to. */
   readonly dir: string;
+  readonly variant: Required<HelperVariant>;
 
   /**
    * `files`: every file of the package the transform will see; `placedBy`: those whose directory
@@ -39,18 +40,20 @@ export class PackageHelpers {
   constructor(
     private readonly layout: PackageLayout,
     readonly root: string,
-    readonly codec: ContinuationCodec,
+    variant: ContinuationCodec | HelperVariant,
     files: readonly PortedFileText[],
     placedBy: readonly PortedFileText[] = files,
   ) {
     if (files.length === 0) throw new Error(`PackageHelpers: no ported file in ${root}`);
+    this.variant = typeof variant === 'string' ? { codec: variant, claims: 'memory' } : { codec: variant.codec, claims: variant.claims ?? 'memory' };
     this.flavor = flavorOf(layout, root, files);
-    const names = (['flow', 'continuation'] as const).map((role) => helperFileName(role, codec, this.flavor));
+    const names = HELPER_ROLES.map((role) => helperFileName(role, this.variant, this.flavor));
     this.dir = dirname(helperPathFor(root, (placedBy.length > 0 ? placedBy : files).map((f) => f.abs), names));
   }
 
-  pathOf(role: HelperRole, codec: ContinuationCodec = this.codec): string {
-    return join(this.dir, helperFileName(role, codec, this.flavor));
+  /** Where a helper of this package goes (`codec` overrides the package's, for the old engine's import of the default name). */
+  pathOf(role: HelperRole, codec: ContinuationCodec = this.variant.codec): string {
+    return join(this.dir, helperFileName(role, { ...this.variant, codec }, this.flavor));
   }
 
   importFor(file: PortedFileText): HelperImport {

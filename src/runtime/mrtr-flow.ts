@@ -48,6 +48,7 @@ import {
   type ContinuationContext,
   type OpenedState,
 } from './mrtr-continuation.js';
+import { claimStore } from './mrtr-claims.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Public API
@@ -518,9 +519,9 @@ function isEntry(value: unknown): value is Entry {
   return value['t'] === 'a' && typeof value['k'] === 'string' && typeof value['q'] === 'string';
 }
 
-/** At most once per sealed state, on every replica that shares the claim store. */
+/** At most once per sealed state, on every replica that shares the claim store (./mrtr-claims.js: memory, or Redis with `port --claims redis`). */
 async function claimState(opened: OpenedJournal): Promise<void> {
-  if (!(await claimOnce(opened.state))) throw new FlowReplayedError();
+  if (!(await claimOnce(opened.state, { store: claimStore }))) throw new FlowReplayedError();
 }
 
 // ---------------------------------------------------------------------------------------------------

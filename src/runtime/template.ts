@@ -6,8 +6,8 @@
  * - a JavaScript package gets it through `ts.transpileModule`: types stripped, comments kept, as an ES
  *   module or as CommonJS (`require` / `exports`), matching the package.
  * The only edit besides the transpiler's is the specifier of one helper's import of another: it names
- * the codec's continuation file (`mrtr-continuation-sdk` under `--codec sdk`) with the extension the
- * flavor writes.
+ * the chosen variant's file (`mrtr-continuation-sdk` under `--codec sdk`, `mrtr-claims-redis` under
+ * `--claims redis`) with the extension the flavor writes.
  */
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
@@ -24,14 +24,35 @@ export const CONTINUATION_SOURCES: Readonly<Record<ContinuationCodec, string>> =
   sdk: 'mrtr-continuation-sdk.ts',
 };
 
-/** The helper files: `flow` drives a ported handler across rounds and imports `continuation` (seal/open, claims, roots). */
-export type HelperRole = 'flow' | 'continuation';
+/** Where the flow claims opened states: this process's memory (default), or a Redis every replica shares (`port --claims redis`). */
+export type ClaimStoreKind = 'memory' | 'redis';
 
-/** Every role's file name without extension, per codec (the same name in src/runtime and in the user's project). */
-const HELPER_BASES: Readonly<Record<HelperRole, (codec: ContinuationCodec) => string>> = {
+export const CLAIM_STORE_KINDS: readonly ClaimStoreKind[] = ['memory', 'redis'];
+
+/** Which variant of each helper a package gets: the codec (`--codec`) and the claim store (`--claims`). */
+export interface HelperVariant {
+  codec: ContinuationCodec;
+  /** Default `memory`. */
+  claims?: ClaimStoreKind;
+}
+
+/**
+ * The helper files: `flow` drives a ported handler across rounds and imports `continuation` (seal/open,
+ * claims, roots) and `claims` (the store it claims opened states in, which imports `continuation` too).
+ */
+export type HelperRole = 'flow' | 'continuation' | 'claims';
+
+export const HELPER_ROLES: readonly HelperRole[] = ['flow', 'continuation', 'claims'];
+
+/** Every role's file name without extension, per variant (the same name in src/runtime and in the user's project). */
+const HELPER_BASES: Readonly<Record<HelperRole, (variant: Required<HelperVariant>) => string>> = {
   flow: () => 'mrtr-flow',
-  continuation: (codec) => CONTINUATION_SOURCES[codec].replace(/\.ts$/, ''),
+  continuation: ({ codec }) => CONTINUATION_SOURCES[codec].replace(/\.ts$/, ''),
+  claims: ({ claims }) => (claims === 'redis' ? 'mrtr-claims-redis' : 'mrtr-claims'),
 };
+
+/** The npm package a claim store's helper imports, at the version this repository tests it with (it goes into the user's package.json). */
+export const CLAIM_STORE_PACKAGES: Readonly<Record<ClaimStoreKind, string | undefined>> = { memory: undefined, redis: 'redis' };
 
 export type HelperLanguage = 'ts' | 'esm' | 'cjs';
 
@@ -62,20 +83,20 @@ export interface RenderedHelper {
   imports: HelperRole[];
 }
 
-/** The file name of a helper in the user's project. */
-export function helperFileName(role: HelperRole, codec: ContinuationCodec, flavor: HelperFlavor): string {
-  return helperBase(role, codec) + flavor.extension;
+/** The file name of a helper in the user's project. A codec alone stands for that codec with the default claim store. */
+export function helperFileName(role: HelperRole, variant: ContinuationCodec | HelperVariant, flavor: HelperFlavor): string {
+  return helperBase(role, variant) + flavor.extension;
 }
 
-/** One helper, rendered for a codec and a flavor. Throws for an unknown codec or a flavor that cannot be. */
-export function renderHelper(role: HelperRole, codec: ContinuationCodec, flavor: HelperFlavor): RenderedHelper {
+/** One helper, rendered for a variant and a flavor. Throws for an unknown codec, claim store or role, or a flavor that cannot be. */
+export function renderHelper(role: HelperRole, variant: ContinuationCodec | HelperVariant, flavor: HelperFlavor): RenderedHelper {
   if (!Object.hasOwn(EXTENSIONS, flavor.language) || !EXTENSIONS[flavor.language].includes(flavor.extension)) {
     throw new RangeError(`renderHelper: no ${JSON.stringify(flavor.extension)} helper for ${JSON.stringify(flavor.language)}`);
   }
-  const sourceName = helperBase(role, codec) + '.ts';
+  const sourceName = helperBase(role, variant) + '.ts';
   const source = helperSourceText(sourceName);
-  const { text: pointed, imports } = pointHelperImports(source, sourceName, codec, flavor);
-  return { role, fileName: helperFileName(role, codec, flavor), text: transpile(pointed, sourceName, flavor.language), imports };
+  const { text: pointed, imports } = pointHelperImports(source, sourceName, variant, flavor);
+  return { role, fileName: helperFileName(role, variant, flavor), text: transpile(pointed, sourceName, flavor.language), imports };
 }
 
 /**
@@ -102,21 +123,23 @@ export function helperSourceText(file: string): string {
   throw new Error(`helper source ${file} not found next to ${new URL('.', import.meta.url).pathname} nor in the package's src/runtime`);
 }
 
-function helperBase(role: HelperRole, codec: ContinuationCodec): string {
+function helperBase(role: HelperRole, variant: ContinuationCodec | HelperVariant): string {
+  const { codec, claims = 'memory' } = typeof variant === 'string' ? { codec: variant } : variant;
   if (!Object.hasOwn(CONTINUATION_SOURCES, codec)) throw unknownCodec(codec);
-  if (!Object.hasOwn(HELPER_BASES, role)) throw new RangeError(`unknown helper ${JSON.stringify(role)} (expected "flow" or "continuation")`);
-  return HELPER_BASES[role](codec);
+  if (!CLAIM_STORE_KINDS.includes(claims)) throw new RangeError(`unknown claim store ${JSON.stringify(claims)} (expected "memory" or "redis")`);
+  if (!Object.hasOwn(HELPER_BASES, role)) throw new RangeError(`unknown helper ${JSON.stringify(role)} (expected "flow", "continuation" or "claims")`);
+  return HELPER_BASES[role]({ codec, claims });
 }
 
 function unknownCodec(codec: unknown): RangeError {
   return new RangeError(`continuationTemplate: unknown codec ${JSON.stringify(codec)} (expected "aead" or "sdk")`);
 }
 
-/** The role a relative specifier of a helper source names (`./mrtr-continuation.js` → continuation). */
+/** The role a relative specifier of a helper source names (`./mrtr-continuation.js` → continuation, `./mrtr-claims.js` → claims). */
 function roleOfSpecifier(specifier: string): HelperRole | undefined {
   const base = specifier.replace(/^\.\//, '').replace(/\.[cm]?[jt]s$/, '');
-  const roles = Object.keys(HELPER_BASES) as HelperRole[];
-  return roles.find((role) => (['aead', 'sdk'] as const).some((codec) => HELPER_BASES[role](codec) === base));
+  const variants = (['aead', 'sdk'] as const).flatMap((codec) => CLAIM_STORE_KINDS.map((claims) => ({ codec, claims })));
+  return HELPER_ROLES.find((role) => variants.some((variant) => HELPER_BASES[role](variant) === base));
 }
 
 /**
@@ -127,7 +150,7 @@ function roleOfSpecifier(specifier: string): HelperRole | undefined {
 function pointHelperImports(
   source: string,
   sourceName: string,
-  codec: ContinuationCodec,
+  variant: ContinuationCodec | HelperVariant,
   flavor: HelperFlavor,
 ): { text: string; imports: HelperRole[] } {
   const sf = ts.createSourceFile(sourceName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
@@ -144,7 +167,7 @@ function pointHelperImports(
     if (!imports.includes(role)) imports.push(role);
     const suffix = flavor.language === 'ts' ? (flavor.importSuffix ?? '.js') : flavor.extension;
     const quote = source[specifier.getStart(sf)];
-    edits.push({ start: specifier.getStart(sf), end: specifier.end, text: `${quote}./${helperBase(role, codec)}${suffix}${quote}` });
+    edits.push({ start: specifier.getStart(sf), end: specifier.end, text: `${quote}./${helperBase(role, variant)}${suffix}${quote}` });
   }
   let text = source;
   for (const edit of edits.sort((a, b) => b.start - a.start)) text = text.slice(0, edit.start) + edit.text + text.slice(edit.end);

@@ -30,8 +30,11 @@ const RUNTIME_FILES = {
 /** The flow runtime ported handlers import (it imports the continuation file of the codec). */
 const FLOW_FILE = 'mrtr-flow.ts';
 
-export function flowRuntimeFor(codec: Codec): string {
-  const text = readFileSync(join(REPO_ROOT, 'src/runtime', FLOW_FILE), 'utf8');
+/** The claim store the flow imports (`port`'s default, `--claims memory`); it imports the continuation file too. */
+const CLAIMS_FILE = 'mrtr-claims.ts';
+
+export function flowRuntimeFor(codec: Codec, file: string = FLOW_FILE): string {
+  const text = readFileSync(join(REPO_ROOT, 'src/runtime', file), 'utf8');
   return codec === 'aead' ? text : text.replaceAll("'./mrtr-continuation.js'", "'./mrtr-continuation-sdk.js'");
 }
 
@@ -91,6 +94,7 @@ export async function preparePortedSet(names: readonly string[], codec: Codec = 
   // the runtime files exactly as `port` writes them next to a user's sources (the flow seals through the codec's file)
   copyFileSync(join(REPO_ROOT, 'src/runtime', RUNTIME_FILES[codec]), join(dir, RUNTIME_FILES[codec]));
   writeFileSync(join(dir, FLOW_FILE), flowRuntimeFor(codec));
+  writeFileSync(join(dir, CLAIMS_FILE), flowRuntimeFor(codec, CLAIMS_FILE));
   copyFileSync(join(HERE, 'contract.ts'), join(dir, 'contract.ts'));
   const ported = new Map<string, string>();
   for (const name of names) {

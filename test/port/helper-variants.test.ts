@@ -109,7 +109,8 @@ describe('continuation helper flavors', () => {
     expect(() => renderHelper('continuation', 'aead', { language: 'cjs', extension: '.mjs' })).toThrow(/no ".mjs" helper for "cjs"/);
     expect(() => renderHelper('continuation', 'aead', { language: 'ts', extension: '.js' })).toThrow(/no ".js" helper for "ts"/);
     expect(() => renderHelper('continuation', 'hmac' as never, TS_FLAVOR)).toThrow(/unknown codec "hmac"/);
-    expect(() => renderHelper('claims' as never, 'aead', TS_FLAVOR)).toThrow(/unknown helper "claims"/);
+    expect(() => renderHelper('store' as never, 'aead', TS_FLAVOR)).toThrow(/unknown helper "store"/);
+    expect(() => renderHelper('claims', { codec: 'aead', claims: 'etcd' as never }, TS_FLAVOR)).toThrow(/unknown claim store "etcd"/);
   });
 
   it('the tested sources are what src/runtime holds', () => {
@@ -197,12 +198,15 @@ describe('flow helper flavors', () => {
   ])('%s as %o in a "%s" package: a handler runs to input_required and back on two replicas', (codec, flavor, type) => {
     const dir = scratchPackage(type);
     const flow = renderHelper('flow', codec, flavor);
-    expect(flow.imports).toEqual(['continuation']);
+    expect(flow.imports).toEqual(['continuation', 'claims']);
     const continuationHelper = renderHelper('continuation', codec, flavor);
-    // the flow imports the codec's continuation file, by its real name
+    const claims = renderHelper('claims', codec, flavor);
+    expect(claims.imports).toEqual(['continuation']);
+    // the flow and the claim store import the codec's continuation file, by its real name
     expect(flow.text).toContain(`./${continuationHelper.fileName}`);
-    writeFileSync(join(dir, flow.fileName), flow.text);
-    writeFileSync(join(dir, continuationHelper.fileName), continuationHelper.text);
+    expect(claims.text).toContain(`./${continuationHelper.fileName}`);
+    expect(flow.text).toContain(`./mrtr-claims${flavor.extension}`);
+    for (const helper of [flow, continuationHelper, claims]) writeFileSync(join(dir, helper.fileName), helper.text);
     const serverFile = `shop${flavor.extension}`;
     writeFileSync(join(dir, serverFile), shopServer(flavor, flow.fileName));
     const host = driver(flavor.language === 'esm' ? 'esm' : 'cjs', serverFile);
@@ -215,7 +219,7 @@ describe('flow helper flavors', () => {
   it('an ES module server ported next to CommonJS files runs on the shared .cjs helpers', () => {
     const dir = scratchPackage('module');
     const cjs: HelperFlavor = { language: 'cjs', extension: '.cjs' };
-    for (const role of ['flow', 'continuation'] as const) {
+    for (const role of ['flow', 'continuation', 'claims'] as const) {
       const helper = renderHelper(role, 'aead', cjs);
       writeFileSync(join(dir, helper.fileName), helper.text);
     }
@@ -230,6 +234,21 @@ describe('flow helper flavors', () => {
     const tested = readFileSync(new URL('../../src/runtime/mrtr-flow.ts', import.meta.url), 'utf8');
     expect(renderHelper('flow', 'aead', TS_FLAVOR).text).toBe(tested);
     expect(renderHelper('flow', 'sdk', TS_FLAVOR).text).toBe(tested.replace("from './mrtr-continuation.js'", "from './mrtr-continuation-sdk.js'"));
-    expect(renderHelper('flow', 'aead', { ...TS_FLAVOR, importSuffix: '' }).text).toBe(tested.replace("from './mrtr-continuation.js'", "from './mrtr-continuation'"));
+    expect(renderHelper('flow', 'aead', { ...TS_FLAVOR, importSuffix: '' }).text).toBe(
+      tested.replace("from './mrtr-continuation.js'", "from './mrtr-continuation'").replace("from './mrtr-claims.js'", "from './mrtr-claims'"),
+    );
+  });
+
+  it('--claims redis: the flow imports the Redis claim store, which imports the codec\'s continuation', () => {
+    const tested = readFileSync(new URL('../../src/runtime/mrtr-flow.ts', import.meta.url), 'utf8');
+    const redis = { codec: 'sdk', claims: 'redis' } as const;
+    expect(renderHelper('flow', redis, TS_FLAVOR).text).toBe(
+      tested.replace("from './mrtr-continuation.js'", "from './mrtr-continuation-sdk.js'").replace("from './mrtr-claims.js'", "from './mrtr-claims-redis.js'"),
+    );
+    const store = renderHelper('claims', redis, { language: 'cjs', extension: '.cjs' });
+    expect(store.fileName).toBe('mrtr-claims-redis.cjs');
+    expect(store.text).toMatch(/require\("redis"\)/);
+    expect(store.text).toContain('require("./mrtr-continuation-sdk.cjs")');
+    expect(renderHelper('claims', 'aead', TS_FLAVOR).text).toBe(readFileSync(new URL('../../src/runtime/mrtr-claims.ts', import.meta.url), 'utf8'));
   });
 });
