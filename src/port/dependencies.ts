@@ -3,10 +3,11 @@
  * entry point and the continuation helper template. Loaded on first use; a test (or an embedder) can
  * replace any of them through `runPort({ dependencies })`, e.g. to inject a transform that throws.
  */
-import { readFileSync } from 'node:fs';
 import type ts from 'typescript';
 import type { PortOptions, PortSourceInput } from '../../transforms/index.js';
 import type { AnalyzeResult, PlanOptions } from '../analyzer/index.js';
+import type { HelperFlavor, HelperRole, HelperVariant } from '../runtime/template.js';
+import type { HelperText } from './helper-stage.js';
 
 export type { PortOptions };
 
@@ -45,25 +46,8 @@ export interface DiscoverResult {
 /** The analyzer's result; `handlers` and `plans` are optional so a stand-in analyzer can leave them out (then nothing is ported). */
 export type AnalyzeResultLike = Pick<AnalyzeResult, 'report'> & Partial<Pick<AnalyzeResult, 'handlers' | 'plans'>>;
 
-export interface HelperTemplate {
-  /** File name written next to the sources, e.g. `mrtr-continuation.ts`. */
-  fileName: string;
-  text: string;
-  /**
-   * The flow runtime ported handlers import (`mrtr-flow.ts`, docs/engine.md), written beside the
-   * continuation file it imports. Optional so a stand-in helper can leave it out.
-   */
-  flow?: { fileName: string; text: string };
-}
-
-/** The flow runtime's file name next to the sources (its import specifier is `./mrtr-flow.js` in the file's style). */
-export const FLOW_FILE_NAME = 'mrtr-flow.ts';
-
-/** The tested flow runtime as a user gets it: under `--codec sdk` it seals through the `-sdk` continuation file. */
-export function flowRuntimeText(codec: PortOptions['codec'], read: (file: string) => string): string {
-  const text = read(FLOW_FILE_NAME);
-  return codec === 'sdk' ? text.replaceAll("'./mrtr-continuation.js'", "'./mrtr-continuation-sdk.js'") : text;
-}
+/** A helper's text in one variant and flavor, and the other helpers it imports (they go next to it). */
+export type HelperTemplate = HelperText;
 
 export interface PortDependencies {
   discoverFiles(options: { cwd: string; paths: readonly string[]; ignore: readonly string[] }): Promise<DiscoverResult>;
@@ -81,8 +65,8 @@ export interface PortDependencies {
   }): AnalyzeResultLike | Promise<AnalyzeResultLike>;
   /** The transform with markers inserted (`applyPortSource`). */
   transform(input: TransformInput): string;
-  /** The helper file for a codec; throws when that codec has no helper. */
-  helperTemplate(codec: PortOptions['codec']): HelperTemplate;
+  /** One helper file (`renderHelper`); throws for a codec, claim store or flavor that has none. */
+  helperTemplate(role: HelperRole, variant: HelperVariant, flavor: HelperFlavor): HelperTemplate;
 }
 
 export async function loadDefaultDependencies(): Promise<PortDependencies> {
@@ -96,22 +80,7 @@ export async function loadDefaultDependencies(): Promise<PortDependencies> {
     discoverFiles: (o) => discover.discoverFiles({ cwd: o.cwd, paths: [...o.paths], ignore: [...o.ignore] }),
     analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files, texts: o.texts, onTree: o.onTree, plan: o.plan }),
     transform: (input) => transforms.applyPortSource(input),
-    helperTemplate: (codec) => ({
-      fileName: template.CONTINUATION_SOURCES[codec],
-      text: template.continuationTemplate(codec),
-      flow: { fileName: FLOW_FILE_NAME, text: flowRuntimeText(codec, runtimeSource) },
-    }),
+    helperTemplate: (role, variant, flavor) => template.renderHelper(role, variant, flavor),
   };
 }
 
-/** A file of `src/runtime`, from the sources (tsx, vitest) or beside the built `dist` (the package ships `src/runtime`). */
-function runtimeSource(file: string): string {
-  for (const candidate of [new URL(`../runtime/${file}`, import.meta.url), new URL(`../../../src/runtime/${file}`, import.meta.url)]) {
-    try {
-      return readFileSync(candidate, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  throw new Error(`${file} not found in the package's src/runtime`);
-}

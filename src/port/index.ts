@@ -19,8 +19,13 @@ import { checkAutoSitesPlanned, markUnhandledSites } from './coverage.js';
 import { loadDefaultDependencies, type PortDependencies, type PortOptions } from './dependencies.js';
 import { fileDiff, newFileDiff } from './diff.js';
 import { restoreFraming } from './framing.js';
-import { helperImportSpecifier, helperPathFor, helperState, PackageLayout } from './helper-file.js';
+import { PackageLayout } from './helper-file.js';
+import { PackageHelpers } from './helper-plan.js';
+import { planPackageHelpers, type HelperWrite } from './helper-stage.js';
+import { TS_FLAVOR, type ClaimStoreKind } from '../runtime/template.js';
 import { importedPackages, updateManifest } from './manifest.js';
+import { findV1OnlyCalls, mayCallV1OnlyApis } from './v1-only-calls.js';
+import { legacyTransportsIn, nextSteps } from './next-steps.js';
 import { uncommittedFiles } from './git-guard.js';
 import { findMarkers } from './markers.js';
 import { reportPathProblem } from './output-path.js';
@@ -51,6 +56,8 @@ export interface RunPortOptions {
   skipV1?: boolean;
   codec?: PortOptions['codec'];
   roots?: PortOptions['roots'];
+  /** The claim store the ported code uses: this process's memory (default), or a Redis every replica shares. */
+  claims?: ClaimStoreKind;
   /** Write read-only files too (keeping their mode), and write despite uncommitted changes in git. */
   force?: boolean;
   /** Where the CLI will write the report: checked before anything is written (not a scanned source, writable). */
@@ -124,6 +131,7 @@ export function runPort(options: RunPortOptions): Promise<PortResult> {
 async function port(options: RunPortOptions): Promise<PortResult> {
   const cwd = resolve(options.cwd);
   const codec = options.codec ?? 'aead';
+  const claims = options.claims ?? 'memory';
   const roots = options.roots ?? 'config';
   const dryRun = options.dryRun ?? false;
   const skipV1 = options.skipV1 ?? false;
@@ -133,7 +141,7 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   if (discovered.missing.length > 0) throw new PortUsageError(`path not found: ${discovered.missing.join(', ')}`);
   if (discovered.empty.length > 0) throw new PortUsageError(`no source files in: ${discovered.empty.join(', ')}`);
   // Fail before touching anything when the codec has no helper, the report path is unusable, or git has uncommitted work.
-  const template = deps.helperTemplate(codec);
+  deps.helperTemplate('continuation', { codec, claims }, TS_FLAVOR);
   if (options.reportFile !== undefined) {
     const problem = reportPathProblem(cwd, options.reportFile, discovered.files);
     if (problem) throw new PortUsageError(problem);
@@ -236,11 +244,15 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   // plans are keyed by the path relative to the working directory, as sites are
   const planOf = new Map((plans ?? []).map((p) => [p.file, p]));
 
-  // Stage: place the helper (per package) before the transform, which needs its import path.
-  const portable = [...considered].filter((wf) => wf.outcome.status === 'unchanged' && wf.sites.some((s) => s.portability === 'auto'));
-  const helperPaths = new Map<string, string>();
-  const byPackage = groupBy(portable, (wf) => layout.packageRootOf(wf.abs));
-  for (const [pkg, files] of byPackage) helperPaths.set(pkg, helperPathFor(pkg, files.map((f) => f.abs), template.fileName));
+  // Stage: place the helpers (per package) before the transform, which needs their import paths; their
+  // language and module system follow the package's files the transform sees (helper-plan.ts).
+  const transformed = [...considered].filter((wf) => wf.outcome.status === 'unchanged' && wf.sites.some((s) => s.portability !== 'guarded'));
+  const packageHelpers = new Map<string, PackageHelpers>();
+  for (const [pkg, files] of groupBy(transformed, (wf) => layout.packageRootOf(wf.abs))) {
+    const texts = files.map((wf) => ({ abs: wf.abs, text: wf.working }));
+    const placedBy = files.filter((wf) => wf.sites.some((s) => s.portability === 'auto')).map((wf) => ({ abs: wf.abs, text: wf.working }));
+    packageHelpers.set(pkg, new PackageHelpers(layout, pkg, { codec, claims }, texts, placedBy));
+  }
 
   // Stage: transform, restore framing, re-parse.
   progress?.(`porting ${[...considered].filter((wf) => wf.sites.length > 0).length} files with sites…`);
@@ -249,19 +261,8 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     let text = wf.working;
     // all guarded: already dual-era, nothing to do; otherwise the transform sees every site (guarded ones too, to leave them)
     if (wf.sites.some((s) => s.portability !== 'guarded')) {
-      const pkg = layout.packageRootOf(wf.abs);
-      // a file with no `auto` site may still use the helper (e.g. roots retired to configuration)
-      let helperPath = helperPaths.get(pkg);
-      if (helperPath === undefined) {
-        helperPath = helperPathFor(pkg, [wf.abs], template.fileName);
-        helperPaths.set(pkg, helperPath);
-      }
-      // the transform names the default helper and derives the `-sdk` variant itself under --codec sdk
-      const importTarget = codec === 'sdk' ? helperPath.replace(/-sdk(\.[cm]?ts)$/, '$1') : helperPath;
-      const suffix = layout.importSuffix(wf.working, pkg);
-      const continuationImport = helperImportSpecifier(wf.abs, importTarget, suffix);
-      // the flow runtime sits beside the continuation file it imports
-      const flowImport = template.flow ? helperImportSpecifier(wf.abs, join(dirname(helperPath), template.flow.fileName), suffix) : undefined;
+      // a file with no `auto` site may still use the helpers (e.g. roots retired to configuration)
+      const helperImport = packageHelpers.get(layout.packageRootOf(wf.abs))!.importFor({ abs: wf.abs, text: wf.working });
       try {
         const plan = planOf.get(wf.rel) ?? null;
         // auto is a promise: a site the plan does not rewrite fails the file, it is never left to a marker
@@ -270,7 +271,7 @@ async function port(options: RunPortOptions): Promise<PortResult> {
           source: wf.working,
           path: wf.abs,
           plan,
-          options: { codec, roots, continuationImport, ...(flowImport ? { flowImport } : {}) },
+          options: { codec, roots, ...helperImport },
           tree: trees.get(wf.abs),
         });
       } catch (error) {
@@ -294,33 +295,19 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     wf.outcome.status = 'changed';
   }
 
-  // Stage: the helper file, once per package whose changed files import it.
+  // Stage: the helper files each package's changed files import, and the helpers those import.
   const helpers: HelperOutcome[] = [];
-  const helperWrites: HelperWrite[] = [];
-  for (const [pkg, helperPath] of helperPaths) {
-    const inPackage = [...considered].filter((wf) => wf.outcome.status === 'changed' && layout.packageRootOf(wf.abs) === pkg);
-    const flowPath = template.flow ? join(dirname(helperPath), template.flow.fileName) : undefined;
-    const flowImporters = flowPath ? inPackage.filter((wf) => importsHelper(wf.output, helperImportSpecifier(wf.abs, flowPath, ''))) : [];
-    // the flow runtime imports the continuation file: its importers need both
-    const importers = inPackage.filter((wf) => flowImporters.includes(wf) || importsHelper(wf.output, helperImportSpecifier(wf.abs, helperPath, '')));
-    const files: { path: string; text: string; importers: WorkFile[] }[] = [{ path: helperPath, text: template.text, importers }];
-    if (flowPath && template.flow) files.push({ path: flowPath, text: template.flow.text, importers: flowImporters });
-    for (const file of files) {
-      if (file.importers.length === 0) continue;
-      const outcome: HelperOutcome = { file: relOf(file.path), status: 'identical', importedBy: file.importers.map((wf) => wf.rel) };
-      helpers.push(outcome);
-      try {
-        const state = helperState(file.path, file.text);
-        if (state === 'identical') continue;
-        if (state === 'differs') {
-          outcome.status = 'differs';
-          continue;
-        }
-        helperWrites.push({ outcome, path: file.path, text: file.text, importers: file.importers });
-      } catch (error) {
-        failHelper(outcome, file.importers, messageOf(error));
-      }
-    }
+  const helperWrites: HelperWrite<WorkFile>[] = [];
+  const helperPackages = new Map<string, Set<string>>();
+  const changedByPackage = groupBy([...considered].filter((wf) => wf.outcome.status === 'changed'), (wf) => layout.packageRootOf(wf.abs));
+  for (const [pkg, changed] of changedByPackage) {
+    const planner = packageHelpers.get(pkg);
+    if (!planner) continue;
+    const plan = planPackageHelpers(planner, changed, { cwd, render: deps.helperTemplate });
+    helpers.push(...plan.outcomes);
+    helperWrites.push(...plan.writes);
+    helperPackages.set(pkg, plan.packages);
+    for (const h of plan.unreadable) failHelper(h.outcome, h.importers, h.outcome.error ?? 'unreadable');
   }
 
   // Stage: write (or diff): the helpers first (a file importing one is kept if it cannot be written), then the sources.
@@ -352,7 +339,7 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     if (failure) fail(wf, failure.message);
   }
 
-  const manifests = updateManifests([...work.values()], layout, { dryRun, writer, cwd, relOf });
+  const manifests = updateManifests([...work.values()], layout, helperPackages, { dryRun, writer, cwd, relOf });
 
   for (const wf of considered) {
     if (wf.outcome.status === 'skipped' && wf.source && namesLegacyMethod(wf.source.bytes)) wf.outcome.mayHoldSites = true;
@@ -362,28 +349,25 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   }
 
   const files = [...considered].map((wf) => wf.outcome).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  helpers.sort((a, b) => (a.file < b.file ? -1 : 1));
+  const summary = summarize(work.size, files);
+  // servers connected to a transport by hand speak 2025-11-25 only: the next steps say how to host them
+  const legacyHosts = [...work.values()].flatMap((wf) => legacyTransportsIn(wf.output).map((transport) => ({ file: wf.rel, transport })));
   return {
     tool: 'mrtr-port',
     command: 'port',
     version: 1,
     dryRun,
-    options: { codec, roots, skipV1 },
+    options: { codec, roots, claims, skipV1 },
     files,
-    helpers: helpers.sort((a, b) => (a.file < b.file ? -1 : 1)),
+    helpers,
     manifests,
-    summary: summarize(work.size, files),
+    summary,
+    nextSteps: nextSteps({ dryRun, claims, files, helpers, manifests, summary, legacyHosts }),
     ...(swept && (swept.removed.length > 0 || swept.restored.length > 0)
       ? { recovered: { removed: swept.removed.map(relOf), restored: swept.restored.map(relOf) } }
       : {}),
   };
-}
-
-/** A helper file the run creates, and the changed files that import it. */
-interface HelperWrite {
-  outcome: HelperOutcome;
-  path: string;
-  text: string;
-  importers: WorkFile[];
 }
 
 /** Without its helper a ported file would not compile: keep every importer as it was. */
@@ -451,37 +435,47 @@ function realpathOrSelf(file: string): string {
 }
 
 /**
- * Swaps SDK v1 for the v2 packages in the package.json of every package where this run migrated a v1
- * file (and wrote it, or would under dry-run). The imports are read from every file of the package as
- * it is after the run.
+ * package.json of every package where this run changed a file (wrote it, or would under dry-run): SDK v1
+ * swapped for the v2 packages after a migration, the ranges ported code needs raised, the helpers'
+ * packages added (manifest.ts). The imports are read from every file of the package as it is after the
+ * run, and from the helpers written for it.
  */
 function updateManifests(
   files: readonly WorkFile[],
   layout: PackageLayout,
+  helperPackages: ReadonlyMap<string, ReadonlySet<string>>,
   io: { dryRun: boolean; writer: Writer; cwd: string; relOf: (abs: string) => string },
 ): ManifestOutcome[] {
-  const migrated = new Set(files.filter((wf) => wf.outcome.status === 'changed' && wf.outcome.v1Migrated).map((wf) => layout.packageRootOf(wf.abs)));
+  const changed = files.filter((wf) => wf.outcome.status === 'changed');
+  const migrated = new Set(changed.filter((wf) => wf.outcome.v1Migrated).map((wf) => layout.packageRootOf(wf.abs)));
   const outcomes: ManifestOutcome[] = [];
-  for (const pkg of [...migrated].sort()) {
+  const failed = (file: string, error: string): ManifestOutcome => ({ file, status: 'failed', error, added: {}, removed: [], unknown: [], updated: {}, kept: [], notes: [] });
+  for (const pkg of [...new Set(changed.map((wf) => layout.packageRootOf(wf.abs)))].sort()) {
     const manifest = join(pkg, 'package.json');
     const imported = new Set<string>();
+    const v1CallsLeft: string[] = [];
+    const helpers = helperPackages.get(pkg) ?? new Set<string>();
+    for (const name of helpers) if (name.startsWith(MCP_SCOPE) || name === ZOD) imported.add(name);
     for (const wf of files) {
-      if (!wf.mayImportPackages || layout.packageRootOf(wf.abs) !== pkg) continue;
-      for (const name of importedPackages(wf.output)) imported.add(name);
+      if (layout.packageRootOf(wf.abs) !== pkg) continue;
+      if (wf.mayImportPackages) for (const name of importedPackages(wf.output)) imported.add(name);
+      if (migrated.has(pkg) && mayCallV1OnlyApis(wf.output) && findV1OnlyCalls(wf.output, wf.abs).length > 0) v1CallsLeft.push(wf.rel);
     }
     const file = io.relOf(manifest);
     const read = readTextFile(manifest, io.cwd);
     if (read === undefined) continue;
     if (!read.ok) {
-      outcomes.push({ file, status: 'failed', error: read.reason, added: {}, removed: [], unknown: [] });
+      outcomes.push(failed(file, read.reason));
       continue;
     }
     const raw = read.file.text;
     try {
-      const edit = updateManifest(raw, { imported, migratedV1: true });
+      const edit = updateManifest(raw, { imported, migratedV1: migrated.has(pkg), v1CallsLeft, helperPackages: helpers });
       if (!edit) continue;
-      const outcome: ManifestOutcome = { file, status: 'would-write', added: edit.added, removed: edit.removed, unknown: edit.unknown };
-      if (io.dryRun) outcome.diff = fileDiff(file, raw, edit.text);
+      const { added, removed, unknown, updated, kept, notes } = edit;
+      const outcome: ManifestOutcome = { file, status: 'would-write', added, removed, unknown, updated, kept, notes };
+      if (edit.text === raw) outcome.status = 'unchanged';
+      else if (io.dryRun) outcome.diff = fileDiff(file, raw, edit.text);
       else {
         const failure = io.writer.commit({ target: read.file.target, bytes: encode(edit.text, read.file.encoding), expect: read.file });
         if (failure) {
@@ -491,7 +485,7 @@ function updateManifests(
       }
       outcomes.push(outcome);
     } catch (error) {
-      outcomes.push({ file, status: 'failed', error: messageOf(error), added: {}, removed: [], unknown: [] });
+      outcomes.push(failed(file, messageOf(error)));
     }
   }
   return outcomes;
@@ -513,11 +507,6 @@ function fail(wf: WorkFile, error: string): void {
   wf.outcome.status = 'failed';
   wf.outcome.error = error;
   delete wf.outcome.diff;
-}
-
-/** Does the text import the helper (any suffix)? `bare` is the specifier without a suffix. */
-function importsHelper(text: string, bare: string): boolean {
-  return ['', '.js', '.ts'].some((suffix) => text.includes(`'${bare}${suffix}'`) || text.includes(`"${bare}${suffix}"`));
 }
 
 /** The codemod's project type per package, from the package's v1 files (as the codemod infers it). */

@@ -79,7 +79,7 @@ export function fakeDependencies(overrides: Partial<PortDependencies> = {}): Por
     discoverFiles: (o) => discoverFiles({ cwd: o.cwd, paths: o.paths, ignore: o.ignore }),
     analyze: fakeAnalyze,
     transform: fakeTransform,
-    helperTemplate: () => ({ fileName: 'mrtr-continuation.ts', text: FAKE_TEMPLATE }),
+    helperTemplate: () => ({ text: FAKE_TEMPLATE, imports: [] }),
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ interface PortCliOptions {
   maxFileSize: number;
   codec: 'aead' | 'sdk';
   roots: 'config' | 'ask';
+  claims: 'memory' | 'redis';
   format: 'text' | 'json';
   outputFile?: string;
   ignore: string[];
@@ -30,6 +31,11 @@ export function portCommand(io: CliIo): Command {
     .option('--force', 'write read-only files (keeping their mode) and files with uncommitted git changes', false)
     .option('--max-file-size <size>', `skip files larger than this (bytes, or with k/M: 512k, 8M)`, parseSize, DEFAULT_MAX_FILE_SIZE)
     .addOption(new Option('--codec <codec>', 'how requestState is sealed: our AES-GCM helper, or the SDK HMAC codec').choices(['aead', 'sdk']).default('aead'))
+    .addOption(
+      new Option('--claims <store>', 'where the ported code claims each final round (at most once): this process\'s memory, or a Redis every replica shares (MRTR_CLAIMS_REDIS_URL)')
+        .choices(['memory', 'redis'])
+        .default('memory'),
+    )
     .addOption(new Option('--roots <mode>', 'listRoots(): roots from MCP_ALLOWED_ROOTS config, or ask the client with inputRequired.listRoots()').choices(['config', 'ask']).default('config'))
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('-o, --output-file <file>', 'write the report to this file instead of stdout')
@@ -54,6 +60,7 @@ export function portCommand(io: CliIo): Command {
           reportFile: options.outputFile,
           codec: options.codec,
           roots: options.roots,
+          claims: options.claims,
           onProgress: progress
             ? (message) => {
                 shown = true;
