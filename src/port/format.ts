@@ -16,6 +16,7 @@ export function formatPortText(result: PortResult): string {
   const helperLines = [...result.helpers.map(helperLine), ...result.manifests.map(manifestLine)];
   if (lines.length + helperLines.length > 0) out.push([...lines, ...helperLines].join('\n') + '\n');
   out.push(summaryLine(result) + '\n');
+  if (result.nextSteps.length > 0) out.push(['Next steps:', ...result.nextSteps.map((step, i) => `  ${i + 1}. ${step.text}`)].join('\n') + '\n');
   return out.join('\n');
 }
 
@@ -48,18 +49,18 @@ function fileLine(f: FileOutcome): string | undefined {
 }
 
 function helperLine(h: HelperOutcome): string {
-  const who = `imported by ${plural(h.importedBy.length, 'file')}`;
+  const who = `imported by ${h.importedBy.join(', ')}`;
   switch (h.status) {
     case 'written':
-      return `${h.file}: continuation helper written (${who})`;
+      return `${h.file}: helper written (${who})`;
     case 'would-write':
-      return `${h.file}: continuation helper would be written (${who})`;
+      return `${h.file}: helper would be written (${who})`;
     case 'identical':
-      return `${h.file}: continuation helper already there (${who})`;
+      return `${h.file}: helper already there (${who})`;
     case 'differs':
       return `${h.file}: exists with other content; NOT overwritten — make sure it exports what the ported code imports (${who})`;
     case 'failed':
-      return `${h.file}: continuation helper could not be written: ${h.error}`;
+      return `${h.file}: helper could not be written: ${h.error}`;
   }
 }
 
@@ -67,10 +68,16 @@ function manifestLine(m: ManifestOutcome): string {
   if (m.status === 'failed') return `${m.file}: could not be updated: ${m.error}`;
   const changes = [
     ...Object.entries(m.added).map(([name, range]) => `+${name}@${range}`),
+    ...Object.entries(m.updated ?? {}).map(([name, { from, to }]) => `${name} ${from} → ${to}`),
     ...m.removed.map((name) => `-${name}`),
   ].join(' ');
-  const manual = m.unknown.length > 0 ? `; add by hand: ${m.unknown.join(', ')}` : '';
-  return `${m.file}: ${m.status === 'written' ? 'updated' : 'would update'} ${changes}${manual}`;
+  const said = [
+    ...(m.kept ?? []).map((k) => `kept ${k.name}: ${k.reason}`),
+    ...(m.unknown.length > 0 ? [`add by hand: ${m.unknown.join(', ')}`] : []),
+    ...(m.notes ?? []),
+  ];
+  const verb = m.status === 'written' ? 'updated' : m.status === 'would-write' ? 'would update' : 'left as it is';
+  return `${m.file}: ${verb}${changes ? ` ${changes}` : ''}${said.map((line) => `\n  ${line}`).join('')}`;
 }
 
 function summaryLine(result: PortResult): string {

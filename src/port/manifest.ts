@@ -23,6 +23,11 @@ export const V2_VERSIONS: Readonly<Record<string, string>> = {
   '@modelcontextprotocol/express': '^2.0.2',
   '@modelcontextprotocol/server-legacy': '^2.3.1',
 };
+/**
+ * The npm packages the helpers themselves may import, at the exact version this repository tests them
+ * with (its own package.json pins the same): `redis` for the Redis claim store (`port --claims redis`).
+ */
+export const HELPER_PACKAGE_VERSIONS: Readonly<Record<string, string>> = { redis: '6.3.1' };
 /** The zod floor of SDK v2 (the codemod uses the same range). */
 export const ZOD_RANGE = '^4.2.0';
 const ZOD_FLOOR: Version = [4, 2, 0];
@@ -49,6 +54,8 @@ export interface ManifestNeeds {
   migratedV1: boolean;
   /** Files (relative) that still call an API SDK v2 removed: the v1 dependency stays for them. */
   v1CallsLeft?: readonly string[];
+  /** Packages the helpers written for this package import (keys of HELPER_PACKAGE_VERSIONS): added where missing. */
+  helperPackages?: ReadonlySet<string>;
 }
 
 export interface ManifestEdit {
@@ -71,7 +78,7 @@ export interface ManifestEdit {
  * Throws on a package.json that is not a JSON object.
  */
 export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit | undefined {
-  const { imported, migratedV1, v1CallsLeft = [] } = needs;
+  const { imported, migratedV1, v1CallsLeft = [], helperPackages = new Set<string>() } = needs;
   const json = JSON.parse(raw) as Record<string, unknown>;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('package.json is not a JSON object');
   const sections = SECTIONS.filter((name) => isRecord(json[name])).map((name) => [name, json[name] as Record<string, unknown>] as const);
@@ -80,7 +87,8 @@ export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit 
   const declaresV1 = v1Section === 'dependencies' || v1Section === 'devDependencies';
   const roots = new Set([...imported].map(packageRoot));
   const usesV2 = [...roots].some((pkg) => pkg !== SDK_PACKAGES.v1 && Object.hasOwn(V2_VERSIONS, pkg));
-  if (!declaresV1 && !usesV2) return undefined;
+  const helperMissing = [...helperPackages].filter((pkg) => Object.hasOwn(HELPER_PACKAGE_VERSIONS, pkg) && !sectionOf(pkg)).sort();
+  if (!declaresV1 && !usesV2 && helperMissing.length === 0) return undefined;
 
   const target: Section = declaresV1 ? v1Section : 'dependencies';
   const edit: Omit<ManifestEdit, 'text'> = { added: {}, removed: [], updated: {}, kept: [], unknown: [], notes: [] };
@@ -93,6 +101,10 @@ export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit 
     if (version === undefined) edit.unknown.push(pkg);
     else edit.added[pkg] = version;
   }
+
+  // the helpers run in production: their packages go to `dependencies` whatever section SDK v1 was in
+  const runtimeAdded: Record<string, string> = {};
+  for (const pkg of helperMissing) runtimeAdded[pkg] = HELPER_PACKAGE_VERSIONS[pkg];
 
   const server = sectionOf(SDK_PACKAGES.v2Server);
   if (server && roots.has(SDK_PACKAGES.v2Server)) {
@@ -125,17 +137,26 @@ export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit 
     else if (v1CallsLeft.length > 0) edit.kept.push({ name: SDK_PACKAGES.v1, reason: `still called as v1 API (server.tool/prompt/resource) in ${v1CallsLeft.join(', ')}; migrate those calls, then remove it` });
   }
 
+  edit.added = { ...edit.added, ...runtimeAdded };
   const changes = Object.keys(edit.added).length + edit.removed.length + Object.keys(edit.updated).length;
   if (changes === 0 && edit.kept.length === 0 && edit.unknown.length === 0 && edit.notes.length === 0) return undefined;
   if (changes === 0) return { ...edit, text: raw };
 
   for (const [name, { to }] of Object.entries(edit.updated)) (json[sectionOf(name)!] as Record<string, unknown>)[name] = to;
-  const existing = isRecord(json[target]) ? (json[target] as Record<string, unknown>) : {};
-  const kept = Object.entries(existing).filter(([name]) => !edit.removed.includes(name));
-  const entries = [...kept, ...Object.entries(edit.added)];
-  // keep a sorted section sorted (as npm writes it); otherwise append
-  if (isSorted(Object.keys(existing))) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  json[target] = Object.fromEntries(entries);
+  const additions = new Map<Section, [string, string][]>([[target, []]]);
+  for (const [name, range] of Object.entries(edit.added)) {
+    const section = Object.hasOwn(runtimeAdded, name) ? 'dependencies' : target;
+    additions.set(section, [...(additions.get(section) ?? []), [name, range]]);
+  }
+  for (const [section, added] of additions) {
+    if (added.length === 0 && !isRecord(json[section])) continue;
+    const existing = isRecord(json[section]) ? (json[section] as Record<string, unknown>) : {};
+    const kept = Object.entries(existing).filter(([name]) => !edit.removed.includes(name));
+    const entries = [...kept, ...added];
+    // keep a sorted section sorted (as npm writes it); otherwise append
+    if (isSorted(Object.keys(existing))) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    json[section] = Object.fromEntries(entries);
+  }
   let text = JSON.stringify(json, null, indentOf(raw));
   if (raw.endsWith('\n')) text += raw.endsWith('\r\n') ? '\r\n' : '\n';
   if (raw.includes('\r\n')) text = text.replace(/\r?\n/g, '\r\n');

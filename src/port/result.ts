@@ -59,16 +59,18 @@ export interface PortResult {
   command: 'port';
   version: 1;
   dryRun: boolean;
-  options: { codec: 'aead' | 'sdk'; roots: 'config' | 'ask'; skipV1: boolean };
+  options: { codec: 'aead' | 'sdk'; roots: 'config' | 'ask'; claims: 'memory' | 'redis'; skipV1: boolean };
   /**
    * Every file the run looked at beyond the text scan: changed, skipped, failed, with sites or markers,
    * or SDK v1. Files with nothing to do are only counted (`summary.unchanged`). Sorted by path.
    */
   files: FileOutcome[];
   helpers: HelperOutcome[];
-  /** package.json files updated after an SDK v1 migration (v1 dependency swapped for v2). */
+  /** package.json files the run changed, or has something to say about (v1 swapped for v2, ranges raised, what was kept and why). */
   manifests: ManifestOutcome[];
   summary: PortSummary;
+  /** What the user must do now, specific to this run (src/port/next-steps.ts); the text report ends with them. */
+  nextSteps: NextStep[];
   /** What an interrupted earlier run left and this run cleaned up before reading (absent when nothing). */
   recovered?: { removed: string[]; restored: string[] };
 }
@@ -97,12 +99,42 @@ export class PortUsageError extends Error {
 export interface ManifestOutcome {
   /** The package.json, relative to the working directory. */
   file: string;
-  status: 'written' | 'would-write' | 'failed';
+  /** `unchanged`: nothing to change, but something to say (`kept`, `unknown`, `notes`). */
+  status: 'written' | 'would-write' | 'unchanged' | 'failed';
   error?: string;
   /** Dependencies added (name → range) and removed. */
   added: Record<string, string>;
   removed: string[];
   /** Imported `@modelcontextprotocol/*` packages with no known version: add them by hand. */
   unknown: string[];
+  /** Ranges raised to what the ported code needs: name → { from, to }. */
+  updated: Record<string, { from: string; to: string }>;
+  /** Dependencies left in place although the port would have changed them, and why. */
+  kept: { name: string; reason: string }[];
+  /** What to know about a change (zod 3 → 4). */
+  notes: string[];
   diff?: string;
+}
+
+export type NextStepId =
+  | 'apply'
+  | 'fix-failures'
+  | 'check-helpers'
+  | 'install'
+  | 'zod-4'
+  | 'v1-left'
+  | 'add-packages'
+  | 'state-keys'
+  | 'claims'
+  | 'host-2026'
+  | 'markers'
+  | 'codemod-markers';
+
+export interface NextStep {
+  /** Stable id of the kind of step (for scripts). */
+  id: NextStepId;
+  /** What to do, in one or two sentences. */
+  text: string;
+  /** The files the step is about, relative to the working directory. */
+  files?: string[];
 }

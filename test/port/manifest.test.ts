@@ -150,6 +150,19 @@ describe('updateManifest of a package already on SDK v2', () => {
     expect(JSON.parse(edit.text)).toEqual({ name: 'x', dependencies: { '@modelcontextprotocol/server': '^2.4.0' } });
   });
 
+  it('adds the packages the helpers import (redis for --claims redis) to dependencies, even when SDK v1 sat in devDependencies', () => {
+    const helperPackages = new Set(['redis', '@modelcontextprotocol/server']);
+    const onV2 = updateManifest(V2('^2.4.0'), { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false, helperPackages })!;
+    expect(onV2.added).toEqual({ redis: '6.3.1' });
+    expect(JSON.parse(onV2.text).dependencies).toEqual({ '@modelcontextprotocol/server': '^2.4.0', redis: '6.3.1', zod: '^4.3.0' });
+    const dev = JSON.stringify({ devDependencies: { '@modelcontextprotocol/sdk': '^1.20.0' } });
+    const migratedDev = updateManifest(dev, { imported: new Set(['@modelcontextprotocol/server']), migratedV1: true, helperPackages })!;
+    expect(JSON.parse(migratedDev.text)).toEqual({ devDependencies: { '@modelcontextprotocol/server': '^2.4.0' }, dependencies: { redis: '6.3.1' } });
+    // declared anywhere already: left as it is
+    const declared = JSON.stringify({ dependencies: { '@modelcontextprotocol/server': '^2.4.0', redis: '^5.0.0' } });
+    expect(updateManifest(declared, { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false, helperPackages })).toBeUndefined();
+  });
+
   it('leaves a manifest that has nothing to do with MCP alone', () => {
     expect(updateManifest('{ "dependencies": { "zod": "^3.0.0" } }', { imported: new Set(['zod']), migratedV1: false })).toBeUndefined();
   });
