@@ -189,6 +189,15 @@ async function port(options: RunPortOptions): Promise<PortResult> {
 
   // Stage: SDK v1 → v2 with the official codemod.
   const v1 = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged' && isV1Source(wf.original));
+  // modules of those packages that import no SDK but call v1-only API on a server they are handed
+  // (`export function register(server) { server.tool(…) }`): v2 would throw at start-up, so they migrate too
+  const v1Packages = new Set(v1.map((wf) => layout.packageRootOf(wf.abs)));
+  if (v1Packages.size > 0) {
+    for (const wf of work.values()) {
+      if (wf.outcome.status !== 'unchanged' || v1.includes(wf) || !mayCallV1OnlyApis(wf.original)) continue;
+      if (v1Packages.has(layout.packageRootOf(wf.abs)) && findV1OnlyCalls(wf.original, wf.abs).length > 0) v1.push(wf);
+    }
+  }
   if (skipV1) {
     for (const wf of v1) {
       skip(wf, 'sdk-v1: left alone (--skip-v1)');

@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { getMigration, run } from '@modelcontextprotocol/codemod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importsToRequires, requiresToImports } from '../../src/port/cjs-bridge.js';
+import { runPort } from '../../src/port/index.js';
 import { countCodemodMarkers, inferProjectType, isV1Source, migrateV1Source } from '../../src/port/v1-migration.js';
 import { findV1OnlyCalls } from '../../src/port/v1-only-calls.js';
 import { copyFixture, removeDir, repoRoot } from './helpers.js';
@@ -195,4 +197,39 @@ describe('findV1OnlyCalls', () => {
       { line: 3, method: 'resource', receiver: 'srv' },
     ]);
   });
+});
+
+describe('runPort on a v1 package whose tool modules import no SDK', () => {
+  let dir: string;
+  afterEach(() => removeDir(dir));
+
+  it('migrates them with the server, and drops SDK v1 from package.json only once no file calls v1 API', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mrtr-port-v1-tools-'));
+    const write = (rel: string, text: string) => {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    };
+    write('package.json', JSON.stringify({ name: 'tools', type: 'module', dependencies: { '@modelcontextprotocol/sdk': '^1.20.0', zod: '^3.25.0' } }, null, 2) + '\n');
+    write('src/server.ts', [
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';`,
+      `import { registerEcho } from './tools/echo.js';`,
+      `export const server = new McpServer({ name: 'tools', version: '1.0.0' });`,
+      `registerEcho(server);`,
+      ``,
+    ].join('\n'));
+    write('src/tools/echo.ts', [
+      `import { z } from 'zod';`,
+      `export function registerEcho(server: { tool: Function }) {`,
+      `  server.tool('echo', { text: z.string() }, async ({ text }: { text: string }) => ({ content: [{ type: 'text' as const, text }] }));`,
+      `}`,
+      ``,
+    ].join('\n'));
+    const result = await runPort({ cwd: dir, paths: ['.'] });
+    expect(result.files.find((f) => f.file === 'src/tools/echo.ts')).toMatchObject({ status: 'changed', v1Migrated: true });
+    expect(readFileSync(join(dir, 'src/tools/echo.ts'), 'utf8')).toContain(`server.registerTool('echo', { inputSchema: z.object({ text: z.string() }) },`);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies['@modelcontextprotocol/sdk']).toBeUndefined();
+    expect(manifest.dependencies).toMatchObject({ '@modelcontextprotocol/server': '^2.4.0', zod: '^4.2.0' });
+    expect(result.nextSteps.map((s) => s.id)).toEqual(expect.arrayContaining(['install', 'zod-4']));
+  }, 120_000);
 });
