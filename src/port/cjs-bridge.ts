@@ -6,7 +6,8 @@
  * ones the codemod added) becomes a `require` again, so the file stays CommonJS. Both directions keep the
  * line count, so the codemod's diagnostic lines stay right, and keep a `'use strict'` directive first.
  */
-import ts from 'typescript';
+import type * as TS from 'typescript';
+import { typescript as ts } from '../lazy-typescript.js';
 
 const BRIDGED_SPECIFIER = /^(?:@modelcontextprotocol\/|zod(?:\/|$))/;
 
@@ -56,14 +57,14 @@ export function importsToRequires(text: string, path: string, original: string):
   return keepDirectiveFirst(original, apply(text, edits), path);
 }
 
-function requiredSpecifier(init: ts.Expression | undefined): ts.StringLiteral | undefined {
+function requiredSpecifier(init: TS.Expression | undefined): TS.StringLiteral | undefined {
   if (!init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== 'require') return undefined;
   const [arg] = init.arguments;
   return init.arguments.length === 1 && ts.isStringLiteral(arg) ? arg : undefined;
 }
 
 /** `{ a, b: c }` → `{ a, b as c }`; `x` → `* as x`; anything else (defaults, rest, nesting) is not bridged. */
-function importClause(name: ts.BindingName, sf: ts.SourceFile): string | undefined {
+function importClause(name: TS.BindingName, sf: TS.SourceFile): string | undefined {
   if (ts.isIdentifier(name)) return `* as ${name.text}`;
   if (!ts.isObjectBindingPattern(name)) return undefined;
   let text = name.getText(sf);
@@ -80,7 +81,7 @@ function importClause(name: ts.BindingName, sf: ts.SourceFile): string | undefin
 }
 
 /** `{ A, B as C }` → `{ A, B: C }`. */
-function namedPattern(clause: ts.ImportClause, sf: ts.SourceFile): string | undefined {
+function namedPattern(clause: TS.ImportClause, sf: TS.SourceFile): string | undefined {
   const bindings = clause.namedBindings;
   if (!bindings || !ts.isNamedImports(bindings)) return undefined;
   const base = bindings.getStart(sf);
@@ -105,11 +106,11 @@ function keepDirectiveFirst(original: string, text: string, path: string): strin
   return without.slice(0, at) + line.trimStart() + (line.endsWith('\n') ? '' : '\n') + without.slice(at);
 }
 
-function isUseStrict(st: ts.Statement): boolean {
+function isUseStrict(st: TS.Statement): boolean {
   return ts.isExpressionStatement(st) && ts.isStringLiteral(st.expression) && st.expression.text === 'use strict';
 }
 
-function parse(text: string, path: string): ts.SourceFile {
+function parse(text: string, path: string): TS.SourceFile {
   return ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.JSX : ts.ScriptKind.JS);
 }
 

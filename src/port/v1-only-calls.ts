@@ -5,7 +5,8 @@
  * called and whether or not the file imports the SDK: a name (string literal, or a name holding one) first,
  * a callback last, at least two arguments.
  */
-import ts from 'typescript';
+import type * as TS from 'typescript';
+import { typescript as ts } from '../lazy-typescript.js';
 
 export const V1_ONLY_METHODS = ['tool', 'prompt', 'resource'] as const;
 export type V1OnlyMethod = (typeof V1_ONLY_METHODS)[number];
@@ -31,7 +32,7 @@ export function findV1OnlyCalls(text: string, path: string): V1OnlyCall[] {
   const kind = /\.[cm]?tsx?$/.test(path) ? (path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS) : path.endsWith('x') ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
   const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
   const found: V1OnlyCall[] = [];
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
       if ((V1_ONLY_METHODS as readonly string[]).includes(method) && isRegistrationShape(node.arguments)) {
@@ -44,7 +45,7 @@ export function findV1OnlyCalls(text: string, path: string): V1OnlyCall[] {
   return found;
 }
 
-function isRegistrationShape(args: ts.NodeArray<ts.Expression>): boolean {
+function isRegistrationShape(args: TS.NodeArray<TS.Expression>): boolean {
   if (args.length < 2) return false;
   const name = args[0];
   const named = ts.isStringLiteralLike(name) || ts.isIdentifier(name) || ts.isPropertyAccessExpression(name);
@@ -54,7 +55,7 @@ function isRegistrationShape(args: ts.NodeArray<ts.Expression>): boolean {
   return named && callback && (args.length > 2 || ts.isArrowFunction(last) || ts.isFunctionExpression(last));
 }
 
-function statementOf(node: ts.Node): ts.Node {
+function statementOf(node: TS.Node): TS.Node {
   let n = node;
   while (n.parent && !ts.isSourceFile(n.parent) && !ts.isBlock(n.parent) && !ts.isCaseClause(n.parent) && !ts.isDefaultClause(n.parent)) n = n.parent;
   return n;

@@ -10,7 +10,8 @@
  * `--claims redis`) with the extension the flavor writes.
  */
 import { readFileSync } from 'node:fs';
-import ts from 'typescript';
+import type * as TS from 'typescript';
+import { typescript as ts } from '../lazy-typescript.js';
 
 /** The name the default continuation helper gets next to the user's sources (TypeScript). */
 export const CONTINUATION_FILE_NAME = 'mrtr-continuation.ts';
