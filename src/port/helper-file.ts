@@ -119,7 +119,7 @@ export function moduleSystemOf(file: string, text: string, packageType: PackageT
 }
 
 /** Does the file have a top-level `import` or `export` statement? (Parsed: text inside strings or comments does not count.) */
-function hasModuleSyntax(file: string, text: string): boolean {
+export function hasModuleSyntax(file: string, text: string): boolean {
   if (!/\b(?:import|export)\b/.test(text)) return false;
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.JSX : ts.ScriptKind.JS);
   return sf.statements.some(

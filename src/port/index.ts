@@ -19,7 +19,7 @@ import { checkAutoSitesPlanned, markUnhandledSites } from './coverage.js';
 import { loadDefaultDependencies, type PortDependencies, type PortOptions } from './dependencies.js';
 import { fileDiff, newFileDiff } from './diff.js';
 import { restoreFraming } from './framing.js';
-import { PackageLayout } from './helper-file.js';
+import { hasModuleSyntax, PackageLayout } from './helper-file.js';
 import { PackageHelpers } from './helper-plan.js';
 import { planPackageHelpers, type HelperWrite } from './helper-stage.js';
 import { TS_FLAVOR, type ClaimStoreKind } from '../runtime/template.js';
@@ -292,6 +292,12 @@ async function port(options: RunPortOptions): Promise<PortResult> {
         continue;
       }
       text = markUnhandledSites(wf.abs, wf.working, text, wf.sites, trees.get(wf.abs)).text;
+      // Node refuses to load a CommonJS file with an `import` line: never write one (a transform that
+      // cannot write `require` for this file leaves it as it was, said so)
+      if (helperImport.module === 'cjs' && !hasModuleSyntax(wf.abs, wf.working) && hasModuleSyntax(wf.abs, text)) {
+        fail(wf, 'transform failed: it wrote ES module import/export lines into a CommonJS file, which Node would not load; left as it was');
+        continue;
+      }
     }
     text = restoreFraming(wf.original, text);
     if (text === wf.original) continue;

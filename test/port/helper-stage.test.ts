@@ -98,6 +98,17 @@ describe('the helpers a ported file needs, through the flow', () => {
     expect(read('lib/mrtr-flow.js')).toContain('require("./mrtr-claims.js")');
   });
 
+  it('a transform that writes an ES import into a CommonJS file: the file is left as it was, said so, and gets no helper', async () => {
+    write('package.json', JSON.stringify({ name: 'p' }));
+    const source = `'use strict';\nconst { McpServer } = require('@modelcontextprotocol/server');\nasync function a(ctx) {\n${ASK}  return answer;\n}\nmodule.exports = { a };\n`;
+    write('lib/a.js', source);
+    const importing = (input: TransformInput) => flowTransform({ ...input, options: { ...input.options, module: 'esm' } });
+    const result = await runPort({ cwd: dir, paths: ['.'], dependencies: fakeDependencies({ transform: importing, helperTemplate: renderHelper }) });
+    expect(result.files.find((f) => f.file === 'lib/a.js')).toMatchObject({ status: 'failed', error: expect.stringMatching(/import\/export lines into a CommonJS file/) });
+    expect(read('lib/a.js')).toBe(source);
+    expect(result.helpers).toEqual([]);
+  });
+
   it('a claim store that cannot be written keeps the files that need it through the flow', async () => {
     write('package.json', JSON.stringify({ name: 'p', type: 'module' }));
     write('src/a.ts', `export async function a(ctx: any) {\n${ASK}  return answer;\n}\n`);
