@@ -63,6 +63,11 @@ describe('continuationTemplate', () => {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
       }).outputText;
       writeFileSync(join(built, 'template.js'), output);
+      // template.js loads the compiler lazily through ../lazy-typescript.js, built next to it
+      const lazy = ts.transpileModule(readFileSync(new URL('../lazy-typescript.ts', RUNTIME_DIR), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
+      writeFileSync(join(dir, 'dist', 'src', 'lazy-typescript.js'), lazy);
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
       const fromDist = (await import(pathToFileURL(join(built, 'template.js')).href)) as { continuationTemplate: () => string };
       expect(fromDist.continuationTemplate()).toBe(continuationTemplate());
