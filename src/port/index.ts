@@ -22,7 +22,7 @@ import { restoreFraming } from './framing.js';
 import { hasModuleSyntax, PackageLayout } from './helper-file.js';
 import { PackageHelpers } from './helper-plan.js';
 import { planPackageHelpers, type HelperWrite } from './helper-stage.js';
-import { TS_FLAVOR, type ClaimStoreKind } from '../runtime/template.js';
+import { TS_FLAVOR, helperFileName, type ClaimStoreKind } from '../runtime/template.js';
 import { importedPackages, updateManifest } from './manifest.js';
 import { findV1OnlyCalls, mayCallV1OnlyApis } from './v1-only-calls.js';
 import { legacyTransportsIn, nextSteps } from './next-steps.js';
@@ -141,7 +141,8 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   if (discovered.missing.length > 0) throw new PortUsageError(`path not found: ${discovered.missing.join(', ')}`);
   if (discovered.empty.length > 0) throw new PortUsageError(`no source files in: ${discovered.empty.join(', ')}`);
   // Fail before touching anything when the codec has no helper, the report path is unusable, or git has uncommitted work.
-  deps.helperTemplate('continuation', { codec, claims }, TS_FLAVOR);
+  // (by name only: rendering a helper loads the compiler, which a run with nothing to port never needs)
+  helperFileName('continuation', { codec, claims }, TS_FLAVOR);
   if (options.reportFile !== undefined) {
     const problem = reportPathProblem(cwd, options.reportFile, discovered.files);
     if (problem) throw new PortUsageError(problem);

@@ -68,7 +68,7 @@ describe('mrtr-port port (in-process)', () => {
     expect(code).toBe(1);
     expect(Object.keys(result)).toEqual(['tool', 'command', 'version', 'dryRun', 'options', 'files', 'helpers', 'manifests', 'summary', 'nextSteps']);
     expect(result).toMatchObject({ tool: 'mrtr-port', command: 'port', version: 1, dryRun: true, options: { codec: 'aead', roots: 'config', claims: 'memory', skipV1: false } });
-    expect(result.nextSteps.map((step) => step.id)).toEqual(['apply', 'install', 'state-keys', 'host-2026', 'markers']);
+    expect(result.nextSteps.map((step) => step.id)).toEqual(['apply', 'install', 'state-keys', 'claims', 'host-2026', 'markers']);
     expect(Object.keys(result.summary)).toEqual(['scanned', 'changed', 'unchanged', 'skipped', 'skippedBy', 'failed', 'v1Migrated', 'sites', 'markers', 'codemodMarkers']);
     expect(result.files.every((f) => typeof f.file === 'string' && ['changed', 'unchanged', 'skipped', 'failed'].includes(f.status))).toBe(true);
     expect(result.files.find((f) => f.file === 'src/server.ts')).toMatchObject({ status: 'changed', v1Migrated: true, diff: expect.stringContaining('--- a/src/server.ts') });

@@ -34,12 +34,15 @@ describe('port on an SDK v2 project (notes-v2)', () => {
     dir = copyFixture('projects', 'notes-v2');
     const result = await runPort({ cwd: dir, paths: ['.'] });
 
+    // the flow imports the continuation and the claim store; the claim store imports the continuation
     expect(result.helpers).toEqual([
-      { file: 'src/mrtr-continuation.ts', status: 'written', importedBy: ['src/confirm.ts', 'src/server.ts'] },
+      { file: 'src/mrtr-claims.ts', status: 'written', importedBy: ['src/mrtr-flow.ts'] },
+      { file: 'src/mrtr-continuation.ts', status: 'written', importedBy: ['src/mrtr-claims.ts', 'src/mrtr-flow.ts', 'src/server.ts'] },
       { file: 'src/mrtr-flow.ts', status: 'written', importedBy: ['src/confirm.ts', 'src/server.ts'] },
     ]);
     expect(read('src/mrtr-continuation.ts')).toBe(continuationTemplate());
     expect(read('src/mrtr-flow.ts')).toBe(readFileSync(join(repoRoot, 'src/runtime/mrtr-flow.ts'), 'utf8'));
+    expect(read('src/mrtr-claims.ts')).toBe(readFileSync(join(repoRoot, 'src/runtime/mrtr-claims.ts'), 'utf8'));
     expect(read('src/server.ts')).toContain(`from './mrtr-flow.js';`);
     expect(read('src/server.ts')).toContain("resumable('rename', async ({ id }, ctx) => {");
     expect(read('src/confirm.ts')).toContain('await elicit({');
@@ -67,7 +70,7 @@ describe('port on an SDK v2 project (notes-v2)', () => {
     const before = snapshot(dir);
     const result = await runPort({ cwd: dir, paths: ['.'], dryRun: true });
     expect(snapshot(dir)).toEqual(before);
-    expect(result.helpers.map((h) => [h.file, h.status])).toEqual([['src/mrtr-continuation.ts', 'would-write'], ['src/mrtr-flow.ts', 'would-write']]);
+    expect(result.helpers.map((h) => [h.file, h.status])).toEqual([['src/mrtr-claims.ts', 'would-write'], ['src/mrtr-continuation.ts', 'would-write'], ['src/mrtr-flow.ts', 'would-write']]);
     const text = formatPortText(result);
     expect(text).toContain('--- /dev/null\n+++ b/src/mrtr-continuation.ts');
     expect(text).toContain('--- a/src/server.ts\n+++ b/src/server.ts');
@@ -109,7 +112,7 @@ describe('--codec sdk', () => {
   it("writes the SDK-codec helper (byte-identical to the runtime's) and imports it", async () => {
     dir = copyFixture('projects', 'notes-v2');
     const result = await runPort({ cwd: dir, paths: ['.'], codec: 'sdk' });
-    expect(result.helpers.map((h) => [h.file, h.status])).toEqual([['src/mrtr-continuation-sdk.ts', 'written'], ['src/mrtr-flow.ts', 'written']]);
+    expect(result.helpers.map((h) => [h.file, h.status])).toEqual([['src/mrtr-claims.ts', 'written'], ['src/mrtr-continuation-sdk.ts', 'written'], ['src/mrtr-flow.ts', 'written']]);
     expect(read('src/mrtr-continuation-sdk.ts')).toBe(readFileSync(join(repoRoot, 'src/runtime/mrtr-continuation-sdk.ts'), 'utf8'));
     // the flow runtime seals through the SDK-codec continuation file
     expect(read('src/mrtr-flow.ts')).toContain(`from './mrtr-continuation-sdk.js';`);
