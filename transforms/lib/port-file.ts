@@ -14,9 +14,9 @@ import { mapLines } from '../../src/port/line-map.js';
 import { isCommonJs, moduleImportEdits, unboundRuntimeNames } from '../imports.js';
 import { retireRoots } from '../retire-roots.js';
 import { resumableEdits } from './plan-edits.js';
-import { parseProgram, parserFor } from './ast.js';
+import { memberChain, parseProgram, parserFor, walk, type Node } from './ast.js';
 import { ALL_TRANSFORMS, type EnabledTransforms, type MarkerAt, type PortContext, type PortOptions, type PortSourceResult } from './context.js';
-import { findLegacyCalls } from './legacy-calls.js';
+import { findLegacyCalls, type LegacyCall } from './legacy-calls.js';
 import { SourceText, type Edit } from './source-text.js';
 
 export interface PortFileInput {
@@ -125,7 +125,18 @@ function continuationModuleOf(options: PortOptions): string {
 function retiredRootsEdits(src: SourceText, path: string, plan: FilePlan, options: PortOptions): { edits: Edit[]; markers: MarkerAt[]; notes: string[] } {
   const program = parseProgram(src.text, parserFor(path));
   const starts = new Set(plan.retiredRoots.map((r) => r.start));
-  const calls = findLegacyCalls(program).filter((c) => c.kind === 'roots' && starts.has(c.node.start));
+  // the plan's positions decide, not the vocabulary: the analyzer follows receivers by flow
+  // (`this.low.listRoots()`, `ha.context.samplingServer!.listRoots()`) that the Babel matcher does not know
+  const known = new Map(findLegacyCalls(program).filter((c) => c.kind === 'roots').map((c) => [c.node.start as number, c]));
+  const byStart = new Map<number, LegacyCall>();
+  walk(program, (node, ancestors) => {
+    if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return;
+    const start = node.start as number;
+    if (!starts.has(start) || known.has(start)) return;
+    // calls sharing a start (`x.listRoots().then(…)`): the one whose callee is the roots method, innermost last
+    if (memberChain(node.callee as Node).at(-1) === 'listRoots') byStart.set(start, { node, kind: 'roots', form: 'listRoots', ancestors: [...ancestors] });
+  });
+  const calls = [...starts].flatMap((start) => known.get(start) ?? byStart.get(start) ?? []).sort((a, b) => (a.node.start as number) - (b.node.start as number));
   if (calls.length !== plan.retiredRoots.length) throw new Error(`${path}: the plan's roots requests are not where it says; file left unchanged`);
   const ctx: PortContext = {
     src,
