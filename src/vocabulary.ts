@@ -265,6 +265,26 @@ export const MARKERS = {
   sdkCodemod: '@mcp-codemod-error',
 } as const;
 
+/**
+ * The functions a ported file calls from the flow runtime (`src/runtime/mrtr-flow.ts`, docs/engine.md):
+ * the plan emits them, the transforms import them, the rules recognise them.
+ */
+export const FLOW_RUNTIME_NAMES = [
+  'resumable',
+  'once',
+  'elicit',
+  'sample',
+  'listRoots',
+  'inputRequest',
+  'urlElicitationRequired',
+  'isSuspension',
+  'suspended',
+  'clientCapabilities',
+] as const;
+export type FlowRuntimeName = (typeof FLOW_RUNTIME_NAMES)[number];
+/** The runtime calls that ask the client (each may end the round with input_required). */
+export const FLOW_ASK_NAMES = ['elicit', 'sample', 'listRoots', 'inputRequest', 'urlElicitationRequired'] as const satisfies readonly FlowRuntimeName[];
+
 /** Environment variables of the runtime contract of ported servers. */
 export const RUNTIME_ENV = {
   keys: 'MRTR_STATE_KEYS',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchLegacyCall, PREFILTER_NAMES } from '../src/vocabulary.js';
+import * as flow from '../src/runtime/mrtr-flow.js';
+import { FLOW_ASK_NAMES, FLOW_RUNTIME_NAMES, matchLegacyCall, PREFILTER_NAMES } from '../src/vocabulary.js';
 
 describe('matchLegacyCall', () => {
   it.each([
@@ -48,5 +49,18 @@ describe('matchLegacyCall', () => {
     // too common to filter on: they only count with a method literal, which is in the list
     expect(PREFILTER_NAMES).not.toContain('send');
     expect(PREFILTER_NAMES).not.toContain('request');
+  });
+});
+
+describe('FLOW_RUNTIME_NAMES', () => {
+  it('names exactly the functions the flow runtime exports (its error classes aside)', () => {
+    const functions = Object.entries(flow)
+      .filter(([, value]) => typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value)))
+      .map(([name]) => name);
+    expect([...FLOW_RUNTIME_NAMES].sort()).toEqual(functions.sort());
+  });
+
+  it('lists the asks among them', () => {
+    for (const ask of FLOW_ASK_NAMES) expect(FLOW_RUNTIME_NAMES).toContain(ask);
   });
 });

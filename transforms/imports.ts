@@ -14,23 +14,13 @@
  */
 import ts from '../src/typescript.cjs';
 import type { RuntimeName } from '../src/analyzer/plan/model.js';
+import { FLOW_RUNTIME_NAMES } from '../src/vocabulary.js';
 import type { Edit, SourceStyle } from './lib/source-text.js';
 import { quoteString } from './lib/source-text.js';
 import { runAsJscodeshift, type FileInfo } from './lib/jscodeshift-module.js';
 
 /** Every function a ported file may call from the flow runtime (docs/engine.md). */
-export const RUNTIME_NAMES: readonly RuntimeName[] = [
-  'resumable',
-  'once',
-  'elicit',
-  'sample',
-  'listRoots',
-  'inputRequest',
-  'urlElicitationRequired',
-  'isSuspension',
-  'suspended',
-  'clientCapabilities',
-];
+export const RUNTIME_NAMES: readonly RuntimeName[] = FLOW_RUNTIME_NAMES;
 
 /** Runtime names the file calls without binding them (a hand edit, or a port whose import was lost). */
 export function unboundRuntimeNames(sf: ts.SourceFile): ImportedName[] {

@@ -8,36 +8,21 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { unwrap } from './expressions.js';
 import type { FunctionNode } from './resolve.js';
 import { findVariable } from './resolve.js';
+import { FLOW_ASK_NAMES, FLOW_RUNTIME_NAMES, type FlowRuntimeName } from '../../src/vocabulary.js';
 
 /** The helper module `port` writes next to the user's sources (src/runtime/mrtr-flow.ts). */
 export const FLOW_MODULE = /(^|\/)mrtr-flow(\.[cm]?[jt]s)?$/;
 /** Text whose absence proves a file does not use the runtime (the prefilter). */
 export const FLOW_HINT = 'mrtr-flow';
 
-/** What the runtime exports that rules care about, by exported name. */
-export type FlowExport =
-  | 'resumable'
-  | 'once'
-  | 'elicit'
-  | 'sample'
-  | 'listRoots'
-  | 'inputRequest'
-  | 'request'
-  | 'urlElicitationRequired'
-  | 'clientCapabilities';
-const FLOW_EXPORTS = new Set<FlowExport>([
-  'resumable',
-  'once',
-  'elicit',
-  'sample',
-  'listRoots',
-  'inputRequest',
-  'request',
-  'urlElicitationRequired',
-  'clientCapabilities',
-]);
+/**
+ * What the runtime exports, by exported name; `request` is the raw ask's name in ported code written
+ * before the runtime named it `inputRequest`.
+ */
+export type FlowExport = FlowRuntimeName | 'request';
+const FLOW_EXPORTS = new Set<FlowExport>([...FLOW_RUNTIME_NAMES, 'request']);
 /** Runtime calls that ask the client (each may suspend the round); `inputRequest` is the raw `send`/`request` form. */
-export const FLOW_ASKS = new Set<FlowExport>(['elicit', 'sample', 'listRoots', 'inputRequest', 'request', 'urlElicitationRequired']);
+export const FLOW_ASKS = new Set<FlowExport>([...FLOW_ASK_NAMES, 'request']);
 
 /** The exported runtime name a call's callee refers to: a binding imported from mrtr-flow, or a namespace member of it. */
 export function flowExportOf(sourceCode: Readonly<TSESLint.SourceCode>, callee: TSESTree.Node): FlowExport | undefined {

@@ -4,22 +4,13 @@
  * transform only checks that each position still holds the node the plan expects, and applies it.
  * Contract: docs/engine.md, "The plan".
  */
+import type { FLOW_ASK_NAMES, FlowRuntimeName } from '../../vocabulary.js';
 import type { ReasonId } from '../reasons.js';
 
 /** The runtime functions a ported file calls (`src/runtime/mrtr-flow.ts`). */
-export type RuntimeName =
-  | 'resumable'
-  | 'once'
-  | 'elicit'
-  | 'sample'
-  | 'listRoots'
-  | 'inputRequest'
-  | 'urlElicitationRequired'
-  | 'isSuspension'
-  | 'suspended'
-  | 'clientCapabilities';
+export type RuntimeName = FlowRuntimeName;
 
-export type AskRuntime = 'elicit' | 'sample' | 'listRoots' | 'inputRequest' | 'urlElicitationRequired';
+export type AskRuntime = (typeof FLOW_ASK_NAMES)[number];
 
 export interface Span {
   start: number;
