@@ -7,7 +7,7 @@
  * line count, so the codemod's diagnostic lines stay right, and keep a `'use strict'` directive first.
  */
 import type * as TS from 'typescript';
-import { typescript as ts } from '../lazy-typescript.js';
+import ts from '../typescript.cjs';
 
 const BRIDGED_SPECIFIER = /^(?:@modelcontextprotocol\/|zod(?:\/|$))/;
 

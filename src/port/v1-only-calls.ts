@@ -6,7 +6,7 @@
  * a callback last, at least two arguments.
  */
 import type * as TS from 'typescript';
-import { typescript as ts } from '../lazy-typescript.js';
+import ts from '../typescript.cjs';
 
 export const V1_ONLY_METHODS = ['tool', 'prompt', 'resource'] as const;
 export type V1OnlyMethod = (typeof V1_ONLY_METHODS)[number];

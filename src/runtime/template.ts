@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type * as TS from 'typescript';
-import { typescript as ts } from '../lazy-typescript.js';
+import ts from '../typescript.cjs';
 
 /** The name the default continuation helper gets next to the user's sources (TypeScript). */
 export const CONTINUATION_FILE_NAME = 'mrtr-continuation.ts';

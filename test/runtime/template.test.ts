@@ -1,6 +1,6 @@
 // The file `port` writes is the file tested here, byte for byte, and it type-checks in a user's project.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,11 +63,8 @@ describe('continuationTemplate', () => {
         compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
       }).outputText;
       writeFileSync(join(built, 'template.js'), output);
-      // template.js loads the compiler lazily through ../lazy-typescript.js, built next to it
-      const lazy = ts.transpileModule(readFileSync(new URL('../lazy-typescript.ts', RUNTIME_DIR), 'utf8'), {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      }).outputText;
-      writeFileSync(join(dir, 'dist', 'src', 'lazy-typescript.js'), lazy);
+      // template.js loads the compiler lazily through ../typescript.cjs, which `npm run build` copies next to it
+      copyFileSync(new URL('../typescript.cjs', RUNTIME_DIR), join(dir, 'dist', 'src', 'typescript.cjs'));
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
       const fromDist = (await import(pathToFileURL(join(built, 'template.js')).href)) as { continuationTemplate: () => string };
       expect(fromDist.continuationTemplate()).toBe(continuationTemplate());
