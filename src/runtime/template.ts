@@ -10,7 +10,6 @@
  * `--claims redis`) with the extension the flavor writes.
  */
 import { readFileSync } from 'node:fs';
-import type * as TS from 'typescript';
 import ts from '../typescript.cjs';
 
 /** The name the default continuation helper gets next to the user's sources (TypeScript). */
