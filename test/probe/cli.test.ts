@@ -4,7 +4,7 @@
  * notice about effects before anything is sent, and `--help` that does not load the MCP client.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -30,8 +30,13 @@ interface Ran {
   order: ('stdout' | 'stderr')[];
 }
 
+/** Every scratch folder a run made; removed after the file's tests. */
+const scratch: string[] = [];
+
 async function probe(...argv: string[]): Promise<Ran> {
-  const ran: Ran = { cwd: mkdtempSync(path.join(tmpdir(), 'mrtr-probe-cli-')), code: 0, stdout: '', stderr: '', order: [] };
+  const cwd = mkdtempSync(path.join(tmpdir(), 'mrtr-probe-cli-'));
+  scratch.push(cwd);
+  const ran: Ran = { cwd, code: 0, stdout: '', stderr: '', order: [] };
   const io: CliIo = {
     cwd: ran.cwd,
     stdout: (t) => void ((ran.stdout += t), ran.order.push('stdout')),
@@ -52,6 +57,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fleet?.stop();
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('mrtr-port probe', () => {
