@@ -5,9 +5,9 @@
 import ts from '../typescript.cjs';
 import { enclosingFunction, memberChain, outerParent, propertyNameText, stringValue, unwrap } from './ast.js';
 import { resolveBinding } from './bindings.js';
-import type { FileIndex, LegacyAlias } from './file-index.js';
+import { INVOKE_METHODS, legacyMethodRead, type FileIndex, type LegacyAlias } from './file-index.js';
 import type { ValueRole } from './receivers.js';
-import { LEGACY_METHODS, matchLegacyCall, TASK_STREAM_METHODS, URL_ELICITATION_ERROR, type CallShape, type LegacyCallMatch, type SiteForm, type SiteKind } from '../vocabulary.js';
+import { LEGACY_METHODS, matchLegacyCall, SPEC_METHODS, TASK_STREAM_METHODS, URL_ELICITATION_ERROR, type CallShape, type LegacyCallMatch, type ReceiverRole, type SiteForm, type SiteKind } from '../vocabulary.js';
 
 export interface RawSite {
   /** The node whose start is the reported position: the call, or the `throw` statement. */
@@ -17,12 +17,23 @@ export interface RawSite {
   form: SiteForm;
   /** v1's experimental task stream (`experimental.tasks.elicitInputStream`, …): never servable by MRTR. */
   stream: boolean;
+  /** Not the SDK's own call shape (the port cannot rewrite it in place): see `Indirection`. */
+  indirect?: Indirection;
 }
+
+/**
+ * How a request is made when not as `receiver.method(params)`: through `Function.prototype.call`/
+ * `apply`, with the spec method as a positional argument (`request('roots/list', …)`), or as a
+ * hand-built JSON-RPC message on a transport.
+ */
+export type Indirection = 'call-apply' | 'method-argument' | 'transport-message';
 
 /** How detection learns what a receiver holds beyond its spelling (flow, then types). */
 export interface ReceiverEvidence {
   /** Syntax: the value followed through the program. */
   flow(receiver: ts.Expression, index: FileIndex): ValueRole | undefined;
+  /** The legacy method a call's result is, when the repo function called returns one. */
+  returnedMethod?(call: ts.CallExpression, index: FileIndex): LegacyAlias | undefined;
 }
 
 /** A call that is a site only if its receiver turns out to be a protocol server (or `mcpReq`): the checker decides. */
@@ -42,12 +53,18 @@ export function detectSite(call: ts.CallExpression | ts.NewExpression, index: Fi
     const site = detectUrlElicitationThrow(call);
     return site ? { site } : undefined;
   }
-  const written = memberChain(call.expression);
+  // `fn.call(thisArg, params)` / `fn.apply(thisArg, [params])` invoke `fn` with the arguments after thisArg
+  const invoked = invocationOf(call);
+  const calleeExpr = invoked?.fn ?? call.expression;
+  const args = invoked?.args ?? call.arguments;
+  let indirect: Indirection | undefined = invoked ? 'call-apply' : undefined;
+  const written = memberChain(calleeExpr);
   let callee = written;
-  let receiverExpr = receiverOf(call.expression);
+  let receiverExpr = receiverOf(calleeExpr);
   let bareFromLegacyReceiver = false;
   if (written.length === 1) {
-    const alias = index.legacyAliases.has(written[0]) ? aliasAt(unwrap(call.expression), written[0]) : undefined;
+    const at = unwrap(calleeExpr);
+    const alias = index.legacyAliases.has(written[0]) ? aliasAt(at, written[0]) : index.callResults.has(written[0]) ? returnedAliasAt(at, written[0], index, evidence) : undefined;
     if (alias) {
       callee = alias.chain;
       receiverExpr = alias.receiver;
@@ -61,20 +78,39 @@ export function detectSite(call: ts.CallExpression | ts.NewExpression, index: Fi
   if (!LEGACY_NAMES.has(name)) return undefined;
   if (receiverExpr && isOwnMethodCall(receiverExpr, name)) return undefined;
 
-  const request = call.arguments[0] ? resolveObjectLiteral(call.arguments[0]) : undefined;
+  const first = args[0] ? unwrap(args[0]) : undefined;
+  const request = first ? resolveObjectLiteral(first) : undefined;
   const methodProp = request ? findProperty(request, 'method') : undefined;
-  const second = call.arguments[1] ? unwrap(call.arguments[1]) : undefined;
+  const second = args[1] ? unwrap(args[1]) : undefined;
   const receiver = callee.slice(0, -1);
+  const serverSideFile = isServerSide(index);
+  let methodLiteral = methodProp && ts.isPropertyAssignment(methodProp) ? stringValue(methodProp.initializer) : undefined;
+  let receiverRole: ReceiverRole | undefined;
+  if (first && RAW_REQUEST_NAMES.has(name) && serverSideFile) {
+    const positional = stringValue(first);
+    if (positional !== undefined && isSpecMethod(positional)) {
+      // `client.request('elicitation/create', params)`: the method as an argument (another library's
+      // protocol layer); only servers send these methods, whatever the receiver
+      methodLiteral = positional;
+      receiverRole = RAW_REQUEST_ROLE[name];
+      indirect ??= 'method-argument';
+    } else if (name === 'send' && request && methodLiteral !== undefined && isSpecMethod(methodLiteral) && findProperty(request, 'jsonrpc') && !index.isTest) {
+      // `transport.send({ jsonrpc: '2.0', id, method: 'elicitation/create', params })`: a hand-built request
+      receiverRole = 'mcpReq';
+      indirect = 'transport-message';
+    }
+  }
   const base: CallShape = {
     callee,
-    methodLiteral: methodProp && ts.isPropertyAssignment(methodProp) ? stringValue(methodProp.initializer) : undefined,
+    methodLiteral,
     resultSchemaName: second && (ts.isIdentifier(second) || ts.isPropertyAccessExpression(second)) ? memberChain(second).at(-1) : undefined,
     receiverIsServer: receiver.length > 0 && isServerReceiver(receiver, index),
     bareFromLegacyReceiver,
-    serverSideFile: isServerSide(index),
+    serverSideFile,
+    ...(receiverRole ? { receiverRole } : {}),
   };
   const site = (match: LegacyCallMatch): Detection => ({
-    site: { node: call, call, kind: match.kind, form: match.form, stream: TASK_STREAM_METHODS.includes(match.method.name) },
+    site: { node: call, call, kind: match.kind, form: match.form, stream: TASK_STREAM_METHODS.includes(match.method.name), ...(indirect ? { indirect } : {}) },
   });
   const direct = matchLegacyCall(base);
   if (direct) return site(direct);
@@ -90,6 +126,23 @@ export function detectSite(call: ts.CallExpression | ts.NewExpression, index: Fi
   if (asMcpReq && role === 'mcpReq') return site(asMcpReq);
   if (role !== undefined || !ts.isCallExpression(call)) return undefined;
   return { undecided: { call, receiver: receiverExpr, needs: asServer ? 'server' : 'mcpReq' } };
+}
+
+/** Raw request methods that may name the spec method as their first argument, and the receiver role that sends it. */
+const RAW_REQUEST_NAMES: ReadonlySet<string> = new Set(['request', 'send', 'sendRequest']);
+const RAW_REQUEST_ROLE: Readonly<Record<string, ReceiverRole>> = { request: 'server', send: 'mcpReq', sendRequest: 'extra' };
+
+function isSpecMethod(method: string): boolean {
+  return Object.prototype.hasOwnProperty.call(SPEC_METHODS, method);
+}
+
+/** `fn.call(thisArg, …args)` / `fn.apply(thisArg, [args])`: the function invoked and the arguments it gets. */
+function invocationOf(call: ts.CallExpression): { fn: ts.Expression; args: readonly ts.Expression[] } | undefined {
+  const head = unwrap(call.expression);
+  if (!ts.isPropertyAccessExpression(head) || !INVOKE_METHODS.has(head.name.text)) return undefined;
+  if (head.name.text === 'call') return { fn: head.expression, args: call.arguments.slice(1) };
+  const list = call.arguments[1] ? unwrap(call.arguments[1]) : undefined;
+  return { fn: head.expression, args: list && ts.isArrayLiteralExpression(list) ? list.elements : [] };
 }
 
 /** The site an undecided call is once the checker says its receiver is what it needs. */
@@ -126,9 +179,8 @@ export function isServerSide(index: FileIndex): boolean {
 function aliasAt(at: ts.Node, name: string): LegacyAlias | undefined {
   const b = resolveBinding(at, name);
   if (b && ts.isVariableDeclaration(b) && b.initializer) {
-    const init = unwrap(b.initializer);
-    const target = ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && init.expression.name.text === 'bind' ? init.expression.expression : init;
-    if (ts.isPropertyAccessExpression(target) && LEGACY_NAMES.has(target.name.text)) return { chain: memberChain(target), receiver: target.expression };
+    const read = legacyMethodRead(b.initializer);
+    if (read) return read;
   }
   if (b && ts.isBindingElement(b) && ts.isObjectBindingPattern(b.parent) && ts.isVariableDeclaration(b.parent.parent) && b.parent.parent.initializer) {
     const prop = propertyNameText(b.propertyName ?? b.name);
@@ -136,6 +188,18 @@ function aliasAt(at: ts.Node, name: string): LegacyAlias | undefined {
     if (prop && LEGACY_NAMES.has(prop)) return { chain: [...memberChain(init), prop], receiver: init };
   }
   return undefined;
+}
+
+/**
+ * `const ask = getAsk(ctx)` where the function called returns a legacy method (`return
+ * ctx.mcpReq.elicitInput.bind(ctx.mcpReq)`): the method it returns, read where it is returned.
+ */
+function returnedAliasAt(at: ts.Node, name: string, index: FileIndex, evidence: ReceiverEvidence | undefined): LegacyAlias | undefined {
+  const b = resolveBinding(at, name);
+  if (!b || !ts.isVariableDeclaration(b) || !b.initializer || !evidence?.returnedMethod) return undefined;
+  let init = unwrap(b.initializer);
+  if (ts.isAwaitExpression(init)) init = unwrap(init.expression);
+  return ts.isCallExpression(init) ? evidence.returnedMethod(init, index) : undefined;
 }
 
 /** The receiver expression of a member call's callee (`a.b` in `a.b.c(…)`), if it has one. */

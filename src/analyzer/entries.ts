@@ -68,8 +68,13 @@ export function classifyCallbackArgument(call: ts.CallExpression | ts.NewExpress
     const path = stringValue(args[0]);
     if (path !== undefined && (path.startsWith('/') || path === '*')) return { type: 'unportable', reason: 'http-route' };
   }
+  // another protocol layer's method table: `rpc.addMethod('notifications/roots/list_changed', cb)`
+  if (chain.length > 1 && isLast && args.length >= 2 && stringValue(args[0])?.startsWith(NOTIFICATION_PREFIX)) return { type: 'unportable', reason: 'notification-handler' };
   return undefined;
 }
+
+/** The spec's notification methods all start so (`notifications/initialized`, `notifications/roots/list_changed`). */
+const NOTIFICATION_PREFIX = 'notifications/';
 
 /** A name given through a `const` bound to a string literal (`const name = 'refund'`). */
 function constString(expr: ts.Expression): string | undefined {

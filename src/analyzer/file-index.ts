@@ -47,6 +47,11 @@ export interface FileIndex {
   serverNames: Set<string>;
   /** Local names bound to a legacy method: `const { send } = ctx.mcpReq`, `const ask = ctx.mcpReq.elicitInput`. */
   legacyAliases: Map<string, LegacyAlias>;
+  /**
+   * Local names bound to the result of a call (`const ask = getAsk(ctx)`): aliases of a legacy method
+   * when the function called returns one (`return ctx.elicitInput.bind(ctx)`); detection decides.
+   */
+  callResults: Set<string>;
   /** Calls (and `new`s) named like a legacy method or an alias of one: what site detection looks at. */
   candidates: Array<ts.CallExpression | ts.NewExpression>;
   /** The legacy sites, once detected (`detectSites`, after the prefilter's first pass). */
@@ -118,6 +123,7 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
     propRefs: new Map(),
     serverNames: new Set(),
     legacyAliases: new Map(),
+    callResults: new Set(),
     candidates: [],
     sites: [],
   };
@@ -177,12 +183,10 @@ function noteVariable(index: FileIndex, decl: ts.VariableDeclaration): void {
   if (ts.isIdentifier(decl.name)) {
     if (isNewServer(decl.initializer) || (decl.type && isServerType(decl.type))) index.serverNames.add(decl.name.text);
     if (decl.initializer) {
-      const init = unwrap(decl.initializer);
-      // `const ask = ctx.mcpReq.elicitInput` (optionally `.bind(...)`)
-      const target = ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && init.expression.name.text === 'bind' ? init.expression.expression : init;
-      if (ts.isPropertyAccessExpression(target) && LEGACY_NAMES.has(target.name.text)) {
-        index.legacyAliases.set(decl.name.text, { chain: memberChain(target), receiver: target.expression });
-      }
+      // `const ask = ctx.mcpReq.elicitInput` (optionally `.bind(...)`, or one of several: `a?.elicitInput || b.elicitInput`)
+      const read = legacyMethodRead(decl.initializer);
+      if (read) index.legacyAliases.set(decl.name.text, read);
+      else if (isPlainCall(decl.initializer)) index.callResults.add(decl.name.text);
     }
   } else if (ts.isObjectBindingPattern(decl.name) && decl.initializer) {
     // `const { sendRequest } = extra`, `const { send } = ctx.mcpReq`
@@ -195,6 +199,40 @@ function noteVariable(index: FileIndex, decl: ts.VariableDeclaration): void {
   }
 }
 
+/**
+ * The legacy method an expression reads, as a value (not called): `x.elicitInput`, `x?.elicitInput`,
+ * `x.elicitInput.bind(x)`, through casts, and either side of `||`/`??`/`?:` (`a.elicitInput ||
+ * a.server.elicitInput`: the first legacy read stands for the rest).
+ */
+export function legacyMethodRead(expr: ts.Expression, depth = 0): LegacyAlias | undefined {
+  if (depth > 6) return undefined;
+  const e = unwrap(expr);
+  if (ts.isPropertyAccessExpression(e)) {
+    if (LEGACY_NAMES.has(e.name.text)) return { chain: memberChain(e), receiver: e.expression };
+    return undefined;
+  }
+  if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'bind') return legacyMethodRead(e.expression.expression, depth + 1);
+  if (ts.isBinaryExpression(e)) {
+    const op = e.operatorToken.kind;
+    if (op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken) return legacyMethodRead(e.left, depth + 1) ?? legacyMethodRead(e.right, depth + 1);
+    return undefined;
+  }
+  if (ts.isConditionalExpression(e)) return legacyMethodRead(e.whenTrue, depth + 1) ?? legacyMethodRead(e.whenFalse, depth + 1);
+  return undefined;
+}
+
+/** `f(…)` / `await f(…)` / `this.f(…)`: a call of a named function whose result may be a method. */
+function isPlainCall(expr: ts.Expression): boolean {
+  let e = unwrap(expr);
+  if (ts.isAwaitExpression(e)) e = unwrap(e.expression);
+  if (!ts.isCallExpression(e)) return false;
+  const callee = unwrap(e.expression);
+  return ts.isIdentifier(callee) ? callee.text !== 'require' : ts.isPropertyAccessExpression(callee) && callee.expression.kind === ts.SyntaxKind.ThisKeyword;
+}
+
+/** `Function.prototype.call` / `apply`: `fn.call(thisArg, …args)`, `fn.apply(thisArg, [args])`. */
+export const INVOKE_METHODS: ReadonlySet<string> = new Set(['call', 'apply']);
+
 const TEST_PATH = /(^|\/)(__tests__|__test__|tests?|__mocks__)\/|\.(test|spec|e2e-spec)\.[cm]?[jt]sx?$/;
 
 export function isTestPath(rel: string): boolean {
@@ -205,8 +243,14 @@ export function isTestPath(rel: string): boolean {
 function isCandidateCallee(call: ts.CallExpression, index: FileIndex): boolean {
   const head = unwrap(call.expression);
   if (ts.isElementAccessExpression(head)) return true;
+  if (ts.isPropertyAccessExpression(head) && INVOKE_METHODS.has(head.name.text)) {
+    // `elicitInput.call(server, params)`, `(ask as Fn).apply(owner, [params])`
+    const target = unwrap(head.expression);
+    if (ts.isPropertyAccessExpression(target)) return LEGACY_NAMES.has(target.name.text);
+    return ts.isIdentifier(target) && (index.legacyAliases.has(target.text) || index.callResults.has(target.text));
+  }
   const last = ts.isPropertyAccessExpression(head) ? head.name.text : ts.isIdentifier(head) ? head.text : '';
-  return LEGACY_NAMES.has(last) || (ts.isIdentifier(head) && index.legacyAliases.has(last));
+  return LEGACY_NAMES.has(last) || (ts.isIdentifier(head) && (index.legacyAliases.has(last) || index.callResults.has(last)));
 }
 
 /** `await import('@modelcontextprotocol/server')` and `require(...)`: the specifier, if literal. */

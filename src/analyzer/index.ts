@@ -148,7 +148,10 @@ export function findSites(options: AnalyzeOptions): { found: Found[]; project: P
  */
 function recognizeSites(project: Project): void {
   const resolver = new ReceiverResolver(project);
-  const evidence = { flow: (receiver: ts.Expression, index: FileIndex) => resolver.role(receiver, index) };
+  const evidence = {
+    flow: (receiver: ts.Expression, index: FileIndex) => resolver.role(receiver, index),
+    returnedMethod: (call: ts.CallExpression, index: FileIndex) => resolver.returnedMethod(call, index),
+  };
   const undecided: Array<{ index: FileIndex; call: UndecidedCall }> = [];
   for (const index of project.parsed()) {
     const found = detectSites(index, evidence);

@@ -121,6 +121,8 @@ export class Reach {
     this.production = !file.isTest;
     // the shape between the handler and the ask is the plan's to judge (src/analyzer/plan)
     const reasons: ReasonId[] = requestIsTaskAugmented(site) ? ['task-augmented'] : [];
+    // a call through `.call`/`.apply`, a positional method or a transport message: not rewritable in place
+    if (site.indirect) reasons.unshift('indirect-call');
     this.walk(site.node, file, false, site.call.arguments ?? [], { via: [], reasons, guarded: false, seen: new Set() }, out);
     return out;
   }

@@ -30,6 +30,10 @@ export const REASONS = {
     portability: 'manual',
     advice: 'The request\'s parameters are not one argument the port can keep (none, or a spread): pass them as a single object, then re-run the port.',
   },
+  'indirect-call': {
+    portability: 'manual',
+    advice: 'The request is not made as the SDK\'s own method call: through Function.prototype.call/apply, with the request method passed as an argument (another library\'s protocol layer), or as a hand-built JSON-RPC message on a transport. Call the SDK method directly where a handler awaits it (ctx.mcpReq.elicitInput(params), server.createMessage(params)), then re-run the port, or port by hand.',
+  },
   'task-augmented': {
     portability: 'manual',
     advice: 'The request asks the client to run it as a task (params.task) and then polls it: MRTR input requests are never tasks. Ask with inputRequired.* and drop the polling, by hand.',

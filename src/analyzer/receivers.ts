@@ -10,7 +10,7 @@ import ts from '../typescript.cjs';
 import { enclosingFunction, functionName, outerParent, owningClass, propertyNameText } from './ast.js';
 import { resolveBinding, type Binding } from './bindings.js';
 import { calledFunction, topLevelDeclaration } from './functions.js';
-import type { FileIndex } from './file-index.js';
+import { legacyMethodRead, type FileIndex, type LegacyAlias } from './file-index.js';
 import type { Project } from './project.js';
 import { isRelativeSpecifier } from './modules.js';
 import { REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../vocabulary.js';
@@ -38,6 +38,31 @@ export class ReceiverResolver {
 
   constructor(private readonly project: Project) {}
 
+  /**
+   * The legacy method a call of a repo function returns (`getAsk(ctx)` whose body says `return
+   * ctx.mcpReq.elicitInput.bind(ctx.mcpReq)`, or returns a local bound to one): read where returned.
+   */
+  returnedMethod(call: ts.CallExpression, file: FileIndex): LegacyAlias | undefined {
+    const target = calledFunction(call.expression, file, this.project);
+    if (!target?.fn.body) return undefined;
+    const read = (e: ts.Expression): LegacyAlias | undefined => {
+      const direct = legacyMethodRead(e);
+      if (direct) return direct;
+      const id = stripWrappers(e);
+      const b = ts.isIdentifier(id) ? resolveBinding(id, id.text) : undefined;
+      return b && ts.isVariableDeclaration(b) && b.initializer ? legacyMethodRead(b.initializer) : undefined;
+    };
+    if (!ts.isBlock(target.fn.body)) return read(target.fn.body);
+    let found: LegacyAlias | undefined;
+    const visit = (n: ts.Node): void => {
+      if (found) return;
+      if (ts.isReturnStatement(n) && n.expression) found = read(n.expression);
+      else if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) ts.forEachChild(n, visit);
+    };
+    ts.forEachChild(target.fn.body, visit);
+    return found;
+  }
+
   /** The role the value of `expr` (in `file`) plays, when syntax shows it. */
   role(expr: ts.Expression, file: FileIndex): ValueRole | undefined {
     return this.value(expr, file, 0);
@@ -56,7 +81,8 @@ export class ReceiverResolver {
   private computeValue(e: ts.Expression, file: FileIndex, depth: number): ValueRole | undefined {
     if (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAwaitExpression(e)) return this.value(e.expression, file, depth);
     if (ts.isAsExpression(e) || ts.isTypeAssertionExpression(e) || ts.isSatisfiesExpression(e)) {
-      return this.type(e.type, file, depth) ?? this.value(e.expression, file, depth);
+      // a cast changes what the checker believes, not the value: `ctx as unknown as { createMessage?: … }` is still the context
+      return preferProtocol(this.type(e.type, file, depth), () => this.value(e.expression, file, depth));
     }
     if (ts.isIdentifier(e)) return this.identifier(e, file, depth);
     if (e.kind === ts.SyntaxKind.ThisKeyword) {
@@ -131,15 +157,30 @@ export class ReceiverResolver {
   }
 
   private parameter(p: ts.ParameterDeclaration, file: FileIndex, depth: number): ValueRole | undefined {
-    if (p.type) return this.type(p.type, file, depth);
+    // a parameter typed by a structural stand-in (`caps: { createMessage?: … }`) holds what callers pass
+    if (p.type) return preferProtocol(this.type(p.type, file, depth), () => this.passedTo(p, file, depth));
     if (p.initializer) return this.value(p.initializer, file, depth);
     const fn = p.parent;
     if (!ts.isFunctionLike(fn)) return undefined;
     const index = fn.parameters.indexOf(p);
+    // `(input, extra) => …` returned where the function's return type is written: that type's parameter
+    const contextual = contextualParameterType(fn, index);
+    if (contextual) {
+      const r = this.type(contextual, file, depth);
+      if (r) return r;
+    }
     // the last parameter of a registered handler is its context (`extra`, `ctx`)
     if (isRegisteredHandler(fn) && index === fn.parameters.length - 1 && index > 0) return 'context';
     if (isRegisteredHandler(fn) && fn.parameters.length === 1 && isToolWithoutArgs(fn)) return 'context';
     // otherwise: what the callers pass
+    return this.passedTo(p, file, depth);
+  }
+
+  /** What the direct callers of a parameter's function pass for it. */
+  private passedTo(p: ts.ParameterDeclaration, file: FileIndex, depth: number): ValueRole | undefined {
+    const fn = p.parent;
+    if (!ts.isFunctionLike(fn)) return undefined;
+    const index = fn.parameters.indexOf(p);
     return strongest(this.argumentsPassed(fn as ts.FunctionLikeDeclaration, index, file).map((arg) => () => this.value(arg.node as ts.Expression, arg.file, depth)));
   }
 
@@ -304,8 +345,81 @@ export class ReceiverResolver {
       if (r) return r;
     }
     const fn = calledFunction(callee, file, this.project);
-    if (!fn) return undefined;
+    if (!fn) return ts.isPropertyAccessExpression(callee) ? this.methodResult(callee, file, depth) : undefined;
     return (fn.fn.type ? this.type(fn.fn.type, fn.file, depth) : undefined) ?? this.returned(fn.fn, fn.file, depth);
+  }
+
+  /**
+   * `handler.getServerForSession(id)`: the method of the class or interface the object is declared
+   * or made as (`const handler = getHandler()` over `getHandler(): McpHandler | null`), by what it returns.
+   */
+  private methodResult(callee: ts.PropertyAccessExpression, file: FileIndex, depth: number): ValueRole | undefined {
+    const made = madeWith(callee.expression);
+    const cls = made ? this.typeDeclaration(made, file) : undefined;
+    const owner = cls ? undefined : this.declaredTypeOfValue(callee.expression, file, depth);
+    const method = cls ? this.methodOfDeclaration(cls.node as TypeDeclaration, callee.name.text, cls.file, depth) : owner ? this.methodOf(owner.node, callee.name.text, owner.file, depth) : undefined;
+    if (!method) return undefined;
+    return (method.decl.type ? this.type(method.decl.type, method.file, depth) : undefined) ??
+      (ts.isMethodDeclaration(method.decl) ? this.returned(method.decl, method.file, depth) : undefined);
+  }
+
+  /** The type written for a value: declared on it (`typeNodeOf`), or the declared return type of the call that made it, or the class it was made with. */
+  private declaredTypeOfValue(e: ts.Expression, file: FileIndex, depth: number): { node: ts.TypeNode; file: FileIndex } | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    const declared = this.typeNodeOf(e, file, depth);
+    if (declared) return declared;
+    const x = stripWrappers(e);
+    let init: ts.Expression | undefined;
+    if (ts.isIdentifier(x)) {
+      const b = resolveBinding(x, x.text);
+      init = b && ts.isVariableDeclaration(b) && b.initializer ? stripWrappers(b.initializer) : undefined;
+    } else {
+      init = x;
+    }
+    if (!init) return undefined;
+    if (ts.isCallExpression(init)) {
+      const fn = calledFunction(init.expression, file, this.project);
+      if (fn?.fn.type) return { node: fn.fn.type, file: fn.file };
+    }
+    return undefined;
+  }
+
+  /** A method member `name` of a type written in the source (class or interface, their bases, unions with null). */
+  private methodOf(t: ts.TypeNode, name: string, file: FileIndex, depth: number): { decl: ts.MethodDeclaration | ts.MethodSignature; file: FileIndex } | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    if (ts.isParenthesizedTypeNode(t)) return this.methodOf(t.type, name, file, depth + 1);
+    if (ts.isUnionTypeNode(t) || ts.isIntersectionTypeNode(t)) {
+      for (const m of t.types) {
+        const r = this.methodOf(m, name, file, depth + 1);
+        if (r) return r;
+      }
+      return undefined;
+    }
+    const inMembers = (members: readonly ts.Node[], at: FileIndex) => {
+      for (const m of members) if ((ts.isMethodDeclaration(m) || ts.isMethodSignature(m)) && propertyNameText(m.name) === name) return { decl: m, file: at };
+      return undefined;
+    };
+    if (ts.isTypeLiteralNode(t)) return inMembers(t.members, file);
+    if (!ts.isTypeReferenceNode(t) || !ts.isIdentifier(t.typeName)) return undefined;
+    if (TRANSPARENT_GENERICS.has(t.typeName.text) && t.typeArguments?.[0]) return this.methodOf(t.typeArguments[0], name, file, depth + 1);
+    const decl = this.typeDeclaration(t.typeName, file);
+    return decl ? this.methodOfDeclaration(decl.node as TypeDeclaration, name, decl.file, depth + 1) : undefined;
+  }
+
+  private methodOfDeclaration(d: TypeDeclaration, name: string, file: FileIndex, depth: number): { decl: ts.MethodDeclaration | ts.MethodSignature; file: FileIndex } | undefined {
+    if (depth > MAX_DEPTH) return undefined;
+    if (ts.isTypeAliasDeclaration(d)) return this.methodOf(d.type, name, file, depth + 1);
+    for (const m of d.members as readonly ts.Node[]) {
+      if ((ts.isMethodDeclaration(m) || ts.isMethodSignature(m)) && propertyNameText(m.name) === name) return { decl: m, file };
+    }
+    for (const h of d.heritageClauses ?? []) {
+      for (const base of h.types) {
+        const inner = ts.isIdentifier(base.expression) ? this.typeDeclaration(base.expression, file) : undefined;
+        const r = inner ? this.methodOfDeclaration(inner.node as TypeDeclaration, name, inner.file, depth + 1) : undefined;
+        if (r) return r;
+      }
+    }
+    return undefined;
   }
 
   /** What a function returns: `return server`, an arrow's expression body. */
@@ -528,6 +642,41 @@ type TypeDeclaration = ts.ClassDeclaration | ts.InterfaceDeclaration | ts.TypeAl
 /** `type X = Original` for an imported SDK type under another local name. */
 function syntheticAlias(original: string): ts.TypeAliasDeclaration {
   return ts.factory.createTypeAliasDeclaration(undefined, 'Alias', undefined, ts.factory.createTypeReferenceNode(original));
+}
+
+/**
+ * The type a function's parameter gets from where the function stands: returned from (or the body of)
+ * a function whose return type is a written function type, or the initializer of a variable typed so.
+ */
+function contextualParameterType(fn: ts.SignatureDeclaration, index: number): ts.TypeNode | undefined {
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
+  const outer = outerParent(fn);
+  const p = outer.parent;
+  let written: ts.TypeNode | undefined;
+  if (p && ts.isReturnStatement(p)) written = enclosingFunction(p)?.type;
+  else if (p && ts.isArrowFunction(p) && p.body === outer) written = p.type;
+  else if (p && ts.isVariableDeclaration(p) && p.initializer === outer) written = p.type;
+  while (written && ts.isParenthesizedTypeNode(written)) written = written.type;
+  return written && ts.isFunctionTypeNode(written) ? written.parameters[index]?.type : undefined;
+}
+
+/** The class identifier a value was made with: `new X(…)`, or a const initialised so. */
+function madeWith(e: ts.Expression): ts.Identifier | undefined {
+  let x = stripWrappers(e);
+  if (ts.isIdentifier(x)) {
+    const b = resolveBinding(x, x.text);
+    if (!b || !ts.isVariableDeclaration(b) || !b.initializer || b.type) return undefined;
+    x = stripWrappers(b.initializer);
+  }
+  return ts.isNewExpression(x) && ts.isIdentifier(x.expression) ? x.expression : undefined;
+}
+
+/** A protocol role from `first`, else from `then` if it shows one, else whatever `first` said (or `then`, when `first` said nothing). */
+function preferProtocol(first: ValueRole | undefined, then: () => ValueRole | undefined): ValueRole | undefined {
+  if (first && first !== 'other') return first;
+  const second = then();
+  if (second && second !== 'other') return second;
+  return first ?? second;
 }
 
 /** The first role that is not `other`; `other` only when every candidate says so; else unknown. */
