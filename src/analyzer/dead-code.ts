@@ -6,7 +6,7 @@
  * folder or a file analyzed alone) callers may live elsewhere, and the answer is no.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import ts from '../typescript.cjs';
 import { functionName, isExported, outerParent, owningClass } from './ast.js';
 import { isTestPath, type FileIndex } from './file-index.js';
@@ -18,6 +18,17 @@ export class DeadCode {
 
   constructor(private readonly project: Project) {}
 
+  /**
+   * Is `fn` part of its package's public API (exported from the package's entry, or a non-private
+   * member of a class exported so)? Its callers may then live outside the repository.
+   */
+  isPublicApi(fn: ts.FunctionLikeDeclaration, file: FileIndex): boolean {
+    const name = functionName(fn);
+    if (!name || !isNamedDeclaration(fn) || isPrivateMember(fn)) return false;
+    const pkg = this.packageOf(file.file);
+    return !!pkg && pkg.publicFiles.has(file.file) && (isExported(fn) || declaredExported(fn, file, name));
+  }
+
   /** `fn` (in `file`) has no caller the walk could find; is it provably never called? */
   isDead(fn: ts.FunctionLikeDeclaration, file: FileIndex): boolean {
     const name = functionName(fn);
@@ -25,25 +36,75 @@ export class DeadCode {
     const pkg = this.packageOf(file.file);
     if (!pkg) return false;
     if (pkg.publicFiles.has(file.file) && (isExported(fn) || declaredExported(fn, file, name))) return false;
-    const ownText = file.sf.text;
-    const inOwn = wordsOf(ownText).has(name) ? 1 : 0;
-    return (this.wordFiles().get(name) ?? 0) - inOwn === 0;
+    return !this.namedElsewhere(fn, name, file);
   }
 
-  private fileCounts: Map<string, number> | undefined;
+  /**
+   * Could another non-test file call `name` of `file`? Only one that holds the word and either names
+   * the module in a quoted specifier (an import or require of it, or of a module re-exporting it) or
+   * holds the name as a whole quoted string (looked up by name: `['named']`, `handlers['named']`). A
+   * word in prose (`'… to confirm playback'`, a doc comment) in a module that never names this one is
+   * no caller.
+   */
+  private namedElsewhere(fn: ts.FunctionLikeDeclaration, name: string, file: FileIndex): boolean {
+    const holders = (this.wordFiles().get(name) ?? []).filter((f) => f !== file.file);
+    if (holders.length === 0) return false;
+    const quoted = new RegExp(`(['"])${escapeRegExp(name)}\\1`);
+    // a module specifier whose last segment is the module (`'./utils/elicitation.js'`, `"../utils"` for an index)
+    const specifier = new RegExp(`(['"])(?:[^'"\\n]*/)?(?:${this.moduleNames(file.file).map(escapeRegExp).join('|')})(?:\\.[cm]?[jt]sx?)?\\1`);
+    // an instance travels without an import of its module: any `.name` may call a class member
+    const member = owningClass(fn) ? new RegExp(`\\.\\s*${escapeRegExp(name)}\\b`) : undefined;
+    return holders.some((f) => {
+      const text = this.project.text(f) ?? '';
+      return quoted.test(text) || specifier.test(text) || (member?.test(text) ?? false);
+    });
+  }
 
-  /** For every word, how many analyzed non-test files hold it: built once, on the first question. */
-  private wordFiles(): Map<string, number> {
-    if (this.fileCounts) return this.fileCounts;
-    const counts = new Map<string, number>();
+  /** The names an import of `file` would spell: its base name (or its folder's, for `index`), and those of the modules re-exporting it. */
+  private moduleNames(file: string): string[] {
+    const names = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (f: string): void => {
+      if (seen.has(f) || seen.size > MAX_PUBLIC_FILES) return;
+      seen.add(f);
+      const base = basename(f).replace(/\.[^.]+$/, '');
+      names.add(base === 'index' ? basename(dirname(f)) : base);
+      for (const r of this.reexporters().get(f) ?? []) visit(r);
+    };
+    visit(file);
+    return [...names].filter((n) => n.length > 0);
+  }
+
+  private fileWords: Map<string, string[]> | undefined;
+  private reexportedBy: Map<string, string[]> | undefined;
+
+  /** For every word, the analyzed non-test files holding it (and who re-exports whom): one read of every file, on the first question. */
+  private wordFiles(): Map<string, string[]> {
+    if (this.fileWords) return this.fileWords;
+    const words = new Map<string, string[]>();
+    const reexportedBy = new Map<string, string[]>();
     for (const f of this.project.fileSet) {
-      if (isTestPath(this.project.rel(f))) continue;
       const text = this.project.text(f);
       if (text === undefined) continue;
-      for (const w of wordsOf(text)) counts.set(w, (counts.get(w) ?? 0) + 1);
+      for (const m of text.matchAll(REEXPORT)) {
+        const target = resolveRelative(f, m[1], (p) => this.project.fileSet.has(p));
+        if (target) reexportedBy.set(resolve(target), [...(reexportedBy.get(resolve(target)) ?? []), f]);
+      }
+      if (isTestPath(this.project.rel(f))) continue;
+      for (const w of wordsOf(text)) {
+        const list = words.get(w);
+        if (list) list.push(f);
+        else words.set(w, [f]);
+      }
     }
-    this.fileCounts = counts;
-    return counts;
+    this.fileWords = words;
+    this.reexportedBy = reexportedBy;
+    return words;
+  }
+
+  private reexporters(): Map<string, string[]> {
+    this.wordFiles();
+    return this.reexportedBy!;
   }
 
   /** The package a file belongs to, when its entry is analyzed; null when that cannot be known. */
@@ -113,6 +174,10 @@ const BUILD_FOLDERS = ['dist', 'build', 'lib', 'out'];
 const MAX_PUBLIC_FILES = 2_000;
 const REEXPORT = /export\s+(?:type\s+)?(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s+from\s+['"]([^'"]+)['"]/g;
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function wordsOf(text: string): Set<string> {
   return new Set(text.match(/[\w$]+/g) ?? []);
 }
@@ -132,6 +197,14 @@ function isNamedDeclaration(fn: ts.FunctionLikeDeclaration): boolean {
   if (ts.isFunctionDeclaration(fn) || owningClass(fn)) return true;
   const holder = outerParent(fn).parent;
   return !!holder && ts.isVariableDeclaration(holder);
+}
+
+/** `#m()` or `private m()`: nothing outside the class can call it. */
+function isPrivateMember(fn: ts.FunctionLikeDeclaration): boolean {
+  if (!owningClass(fn)) return false;
+  if (fn.name && ts.isPrivateIdentifier(fn.name)) return true;
+  const mods = ts.canHaveModifiers(fn) ? ts.getModifiers(fn) : undefined;
+  return !!mods?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword);
 }
 
 function isDefaultExport(fn: ts.FunctionLikeDeclaration): boolean {

@@ -16,7 +16,9 @@ import type { Project } from './project.js';
 import type { ReasonId } from './reasons.js';
 import type { RawSite } from './detect.js';
 import { requestIsTaskAugmented } from './plan/asks.js';
-import type { HandlerKind } from '../vocabulary.js';
+import { LEGACY_METHODS, type HandlerKind } from '../vocabulary.js';
+
+const LEGACY_NAMES: ReadonlySet<string> = new Set(LEGACY_METHODS.map((m) => m.name));
 
 export interface ViaFunction {
   fn: ts.FunctionLikeDeclaration;
@@ -254,7 +256,14 @@ export class Reach {
     const refs = name ? this.references(fn, file, name) : [];
     const before = out.length;
     for (const ref of refs) this.fromReference(ref, fn, file, name!, { ...w, seen }, out);
-    if (out.length > before) return;
+    if (out.length > before) {
+      // a package's public API that only the module's own internals call (a notification handler it
+      // registers): its users' tools may call it too. Callers elsewhere in the repository (examples,
+      // other modules) show how it is used, and stand.
+      const internal = out.slice(before).every((r) => r.end.type === 'unportable' && r.end.file === file);
+      if (internal && this.deadCode.isPublicApi(fn, file)) out.push(this.route({ type: 'unportable', reason: 'no-handler', at: fn, file }, w));
+      return;
+    }
     // nothing found: dead code only when nothing outside tests can name it (see dead-code.ts)
     const uncalled = refs.every((ref) => this.production && ref.file.isTest) && this.deadCode.isDead(fn, file);
     out.push(this.route({ type: 'unportable', reason: uncalled ? 'dead-code' : 'no-handler', at: fn, file }, w));
@@ -453,15 +462,15 @@ export class Reach {
       // members are called as `x.name(...)`: any receiver in this file or in files importing it
       const seeing = this.filesSeeing(file);
       for (const f of seeing) for (const pa of f.propRefs.get(name) ?? []) if (!isInside(pa, fn)) refs.push({ file: f, node: pa });
-      if (inObject) {
-        refs.push(...this.tableReferences(inObject, file, name));
-        // objects travel through factories and arrays to modules that never import this one
-        // (`tool.handler(args, ctx)` in a generic registry): fall back to calls of the member anywhere
-        if (refs.length === 0) {
-          for (const f of this.project.parsed()) {
-            if (seeing.includes(f)) continue;
-            for (const pa of f.propRefs.get(name) ?? []) if (isCallee(pa)) refs.push({ file: f, node: pa });
-          }
+      if (inObject) refs.push(...this.tableReferences(inObject, file, name));
+      // objects and instances travel through factories, parameters and arrays to modules that never
+      // import this one (`tool.handler(args, ctx)` in a generic registry, a helper instance handed to
+      // tool modules): fall back to calls of the member anywhere. Not for a member named like a
+      // legacy method (`McpAgent.elicitInput`): calls of that name elsewhere are sites of their own.
+      if (refs.length === 0 && (inObject || !LEGACY_NAMES.has(name))) {
+        for (const f of this.project.parsed()) {
+          if (seeing.includes(f)) continue;
+          for (const pa of f.propRefs.get(name) ?? []) if (isCallee(pa)) refs.push({ file: f, node: pa });
         }
       }
       return refs;

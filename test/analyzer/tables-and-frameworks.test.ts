@@ -38,9 +38,29 @@ describe('handlers found through tables, other libraries and dead code', () => {
   });
 
   it('dead code is said only with the package entry analyzed: the same helpers analyzed without it are manual', () => {
-    expect(handlersOf('dead-code')).toEqual(['api.ts:8 no-handler:?', 'unused.ts:10 dead-code:?', 'unused.ts:15 dead-code:?', 'unused.ts:21 dead-code:?', 'unused.ts:27 no-handler:?']);
+    expect(handlersOf('dead-code')).toEqual([
+      'api.ts:8 no-handler:?',
+      // public API: the in-repo notification caller, and the package's users
+      'public-class.ts:20 notification-handler:? no-handler:?',
+      'public-class.ts:25 notification-handler:?',
+      'unused.ts:10 dead-code:?',
+      'unused.ts:15 dead-code:?',
+      'unused.ts:21 dead-code:?',
+      'unused.ts:27 no-handler:?',
+    ]);
     const dir = join(root, 'fixtures/analyzer/dead-code');
     const { report } = analyze({ cwd: dir, files: [join(dir, 'unused.ts')] });
     expect(report.sites.map((s) => `${s.line} ${s.portability}(${s.reasons.join(',')})`)).toEqual(['10 manual(no-handler)', '15 manual(no-handler)', '21 manual(no-handler)', '27 manual(no-handler)']);
+  });
+
+  it('a word in prose elsewhere is no caller; a module that names the file and the word may be one', () => {
+    const dir = join(root, 'fixtures/analyzer/dead-code');
+    const files = ['config.ts', 'index.ts', 'package.json', 'unused.ts', 'wording.ts'].map((f) => join(dir, f));
+    const verdicts = (extra: Map<string, string>) =>
+      analyze({ cwd: dir, files: [...files, ...extra.keys()], texts: extra }).report.sites.filter((s) => s.file === 'unused.ts').map((s) => `${s.line} ${s.portability}`);
+    expect(verdicts(new Map())).toEqual(['10 unportable', '15 unportable', '21 unportable', '27 manual']);
+    // a module importing unused.ts whose text holds `orphan` (a call the walk cannot see, say through a namespace passed around)
+    const importer = new Map([[join(dir, 'importer.ts'), "import * as u from './unused.js';\nexport const pick = (k: string) => (u as Record<string, unknown>)[k] ?? 'orphan';\n"]]);
+    expect(verdicts(importer)).toEqual(['10 manual', '15 unportable', '21 unportable', '27 manual']);
   });
 });
