@@ -12,6 +12,7 @@ import { functionName, isExported, outerParent, owningClass } from './ast.js';
 import { isTestPath, type FileIndex } from './file-index.js';
 import { resolveRelative } from './modules.js';
 import type { Project } from './project.js';
+import { sourceOfBuilt } from './workspaces.js';
 
 export class DeadCode {
   private readonly packages = new Map<string, PackageFacts | null>();
@@ -129,21 +130,9 @@ export class DeadCode {
       return null;
     }
     const declared = [json.main, json.module, json.types, json.typings, json.exports, json.bin].flatMap(stringLeaves);
-    const entries = declared.map((p) => this.sourceOf(dir, p)).filter((f): f is string => f !== undefined);
+    const entries = declared.map((p) => sourceOfBuilt(dir, p, this.project.fileSet)).filter((f): f is string => f !== undefined);
     if (entries.length === 0) return null;
     return { publicFiles: this.reexportClosure(entries) };
-  }
-
-  /** The analyzed source file a built path stands for (`dist/index.js` → `src/index.ts`). */
-  private sourceOf(dir: string, built: string): string | undefined {
-    const rel = built.replace(/^\.\//, '');
-    const stripped = rel.replace(/\.d\.[mc]?ts$/, '.js');
-    const bases = [stripped, ...BUILD_FOLDERS.flatMap((b) => (stripped.startsWith(`${b}/`) ? [`src/${stripped.slice(b.length + 1)}`, stripped.slice(b.length + 1)] : []))];
-    for (const base of bases) {
-      const hit = resolveRelative(join(dir, 'package.json'), `./${base}`, (p) => this.project.fileSet.has(p));
-      if (hit) return hit;
-    }
-    return undefined;
   }
 
   /** The entry files and every analyzed file they re-export from (`export … from`), transitively. */
@@ -170,7 +159,6 @@ interface PackageFacts {
   publicFiles: Set<string>;
 }
 
-const BUILD_FOLDERS = ['dist', 'build', 'lib', 'out'];
 const MAX_PUBLIC_FILES = 2_000;
 const REEXPORT = /export\s+(?:type\s+)?(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s+from\s+['"]([^'"]+)['"]/g;
 

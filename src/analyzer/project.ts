@@ -5,10 +5,11 @@
 import { relative, sep } from 'node:path';
 import type ts from 'typescript';
 import { indexFile, type FileIndex } from './file-index.js';
-import { eraThroughReexports, isRelativeSpecifier, resolveRelative } from './modules.js';
+import { eraOfSpecifier, eraThroughReexports, isRelativeSpecifier, resolveRelative } from './modules.js';
 import { isSourcePath, parseSource, readSource } from './source.js';
 import type { SkippedFile } from './model.js';
 import { buildProgram } from './types.js';
+import { Workspaces } from './workspaces.js';
 
 export type ImportTarget = { file: FileIndex; local: string } | { file: FileIndex; namespace: true };
 
@@ -29,6 +30,27 @@ export class Project {
     private readonly onTree?: (file: string, sf: ts.SourceFile) => void,
   ) {
     this.fileSet = new Set(files);
+    this.workspaces = new Workspaces(this.fileSet, cwd);
+  }
+
+  private readonly workspaces: Workspaces;
+  private readonly workspaceHits = new Map<string, string | null>();
+
+  /**
+   * Does an import specifier land among the analyzed files: a relative one, or the name of one of the
+   * tree's own packages (a monorepo workspace; never the MCP SDK's, which keeps its meaning)?
+   */
+  isLocalSpecifier(spec: string): boolean {
+    return isRelativeSpecifier(spec) || this.workspaceFile(spec) !== undefined;
+  }
+
+  private workspaceFile(spec: string): string | undefined {
+    let hit = this.workspaceHits.get(spec);
+    if (hit === undefined) {
+      hit = isRelativeSpecifier(spec) || eraOfSpecifier(spec) ? null : (this.workspaces.resolve(spec) ?? null);
+      this.workspaceHits.set(spec, hit);
+    }
+    return hit ?? undefined;
   }
 
   rel(abs: string): string {
@@ -100,7 +122,7 @@ export class Project {
     const key = `${from.file}\0${spec}`;
     let abs = this.moduleCache.get(key);
     if (abs === undefined) {
-      abs = resolveRelative(from.file, spec, (p) => this.fileSet.has(p)) ?? null;
+      abs = (isRelativeSpecifier(spec) ? resolveRelative(from.file, spec, (p) => this.fileSet.has(p)) : this.workspaceFile(spec)) ?? null;
       this.moduleCache.set(key, abs);
     }
     return abs ? this.get(abs) : null;
@@ -108,7 +130,7 @@ export class Project {
 
   /** Where `imported` of module `spec` (imported by `from`) is defined, following re-exports. */
   resolveImport(from: FileIndex, spec: string, imported: string, depth = 0): ImportTarget | undefined {
-    if (depth > 8 || !isRelativeSpecifier(spec)) return undefined;
+    if (depth > 8 || !this.isLocalSpecifier(spec)) return undefined;
     const target = this.resolveModule(from, spec);
     if (!target) return undefined;
     if (imported === '*') return { file: target, namespace: true };
@@ -141,7 +163,7 @@ export class Project {
       this.importersBuiltAt = this.parsedCount;
       for (const from of this.parsed()) {
         for (const [local, b] of from.imports) {
-          if (!isRelativeSpecifier(b.spec)) continue;
+          if (!this.isLocalSpecifier(b.spec)) continue;
           const t = this.resolveImport(from, b.spec, b.imported);
           if (!t) continue;
           if ('namespace' in t) {

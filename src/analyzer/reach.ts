@@ -256,6 +256,10 @@ export class Reach {
     const refs = name ? this.references(fn, file, name) : [];
     const before = out.length;
     for (const ref of refs) this.fromReference(ref, fn, file, name!, { ...w, seen }, out);
+    // the uses next to the module led nowhere (`[key, def.handler]` copied into another table): the member's uses elsewhere
+    if (out.length === before && refs.length > 0 && name) {
+      for (const ref of this.memberUsesElsewhere(fn, file, name)) this.fromReference(ref, fn, file, name, { ...w, seen }, out);
+    }
     if (out.length > before) {
       // a package's public API that only the module's own internals call (a notification handler it
       // registers): its users' tools may call it too. Callers elsewhere in the repository (examples,
@@ -461,18 +465,12 @@ export class Reach {
     if (cls || inObject) {
       // members are called as `x.name(...)`: any receiver in this file or in files importing it
       const seeing = this.filesSeeing(file);
-      for (const f of seeing) for (const pa of f.propRefs.get(name) ?? []) if (!isInside(pa, fn)) refs.push({ file: f, node: pa });
-      if (inObject) refs.push(...this.tableReferences(inObject, file, name));
-      // objects and instances travel through factories, parameters and arrays to modules that never
-      // import this one (`tool.handler(args, ctx)` in a generic registry, a helper instance handed to
-      // tool modules): fall back to calls of the member anywhere. Not for a member named like a
-      // legacy method (`McpAgent.elicitInput`): calls of that name elsewhere are sites of their own.
-      if (refs.length === 0 && (inObject || !LEGACY_NAMES.has(name))) {
-        for (const f of this.project.parsed()) {
-          if (seeing.includes(f)) continue;
-          for (const pa of f.propRefs.get(name) ?? []) if (isCallee(pa)) refs.push({ file: f, node: pa });
-        }
+      const siblings = inObject ? siblingKeys(inObject) : undefined;
+      for (const f of seeing) {
+        for (const pa of f.propRefs.get(name) ?? []) if (!isInside(pa, fn) && !(siblings && readsSibling(pa, siblings))) refs.push({ file: f, node: pa });
       }
+      if (inObject) refs.push(...this.tableReferences(inObject, file, name));
+      if (refs.length === 0) refs.push(...this.memberUsesElsewhere(fn, file, name));
       return refs;
     }
     // references inside the function itself are recursion: they lead nowhere new
@@ -487,6 +485,27 @@ export class Reach {
       } else if (imp.name === name) {
         for (const id of imp.from.identRefs.get(imp.local) ?? []) refs.push({ file: imp.from, node: id });
       }
+    }
+    return refs;
+  }
+
+  /**
+   * Objects and instances travel through factories, parameters and arrays to modules that never
+   * import their own (`tool.handler(args, ctx)` in a generic registry, a helper instance handed to
+   * tool modules): the member's calls in the parsed files that cannot see its module (by name only:
+   * a hand-over `registerTool(n, cfg, def.handler)` would name every table's `handler`). Not for a class member named like a
+   * legacy method (`McpAgent.elicitInput`): calls of that name elsewhere are sites of their own.
+   */
+  private memberUsesElsewhere(fn: ts.FunctionLikeDeclaration, file: FileIndex, name: string): Ref[] {
+    const holder = outerParent(fn).parent;
+    const inObject = holder && ts.isPropertyAssignment(holder) && ts.isObjectLiteralExpression(holder.parent) ? holder.parent : ts.isMethodDeclaration(fn) && ts.isObjectLiteralExpression(fn.parent) ? fn.parent : undefined;
+    if (!inObject && (!owningClass(fn) || LEGACY_NAMES.has(name))) return [];
+    const seeing = this.filesSeeing(file);
+    const siblings = inObject ? siblingKeys(inObject) : undefined;
+    const refs: Ref[] = [];
+    for (const f of this.project.parsed()) {
+      if (seeing.includes(f)) continue;
+      for (const pa of f.propRefs.get(name) ?? []) if (isCallee(pa) && !(siblings && readsSibling(pa, siblings))) refs.push({ file: f, node: pa });
     }
     return refs;
   }
@@ -613,6 +632,30 @@ function objectAssignTarget(obj: ts.ObjectLiteralExpression): ts.Identifier | un
   if (!isObjectAssignSource(call, index)) return undefined;
   const target = unwrap(call.arguments[0]);
   return ts.isIdentifier(target) ? target : undefined;
+}
+
+/**
+ * For an object literal that is itself a value in a keyed table (`{ help: { handler }, explain: { handler } }`):
+ * its own key, and the other keys of that table.
+ */
+function siblingKeys(obj: ts.ObjectLiteralExpression): { own: string; others: Set<string> } | undefined {
+  const holder = outerParent(obj).parent;
+  if (!holder || !ts.isPropertyAssignment(holder) || !ts.isObjectLiteralExpression(holder.parent)) return undefined;
+  const own = propertyNameText(holder.name);
+  if (own === undefined) return undefined;
+  const others = new Set<string>();
+  for (const p of holder.parent.properties) {
+    const k = p.name ? propertyNameText(p.name) : undefined;
+    if (k !== undefined && k !== own) others.add(k);
+  }
+  return { own, others };
+}
+
+/** `tools.help.handler` read for the `explain` entry's `handler`: another entry of the same table. */
+function readsSibling(access: ts.PropertyAccessExpression, keys: { own: string; others: Set<string> }): boolean {
+  const obj = unwrap(access.expression);
+  const key = ts.isPropertyAccessExpression(obj) ? obj.name.text : ts.isElementAccessExpression(obj) ? stringValue(obj.argumentExpression) : undefined;
+  return key !== undefined && keys.others.has(key);
 }
 
 /** Is `node` the callee of a call (`x.handler(…)`)? */

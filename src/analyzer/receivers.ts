@@ -12,7 +12,6 @@ import { resolveBinding, type Binding } from './bindings.js';
 import { calledFunction, topLevelDeclaration } from './functions.js';
 import { legacyMethodRead, type FileIndex, type LegacyAlias } from './file-index.js';
 import type { Project } from './project.js';
-import { isRelativeSpecifier } from './modules.js';
 import { REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../vocabulary.js';
 
 /** `other`: shown to be something else (an object literal, a package's export, a class that extends no server). */
@@ -214,7 +213,7 @@ export class ReceiverResolver {
     if (!ts.isStringLiteral(decl.moduleSpecifier)) return undefined;
     const imported = ts.isImportSpecifier(b) ? (b.propertyName ?? b.name).text : 'default';
     // a package's export (the SDK's `inputRequired`, an LLM client) is what that package says it is
-    if (!isRelativeSpecifier(decl.moduleSpecifier.text)) return roleOfTypeName(imported) ?? 'other';
+    if (!this.project.isLocalSpecifier(decl.moduleSpecifier.text)) return roleOfTypeName(imported) ?? 'other';
     const target = this.project.resolveImport(file, decl.moduleSpecifier.text, imported);
     if (!target || 'namespace' in target) return undefined;
     const local = topLevelDeclaration(target.file.sf, target.local);
@@ -449,7 +448,7 @@ export class ReceiverResolver {
       if (SERVER_TYPES.has(original)) return 'server';
       const spec = (ts.isImportSpecifier(b) ? b.parent.parent.parent : b.parent).moduleSpecifier;
       // `new Anthropic()`, `new OpenAI()`: a package's class that is not the SDK's server
-      if (ts.isStringLiteral(spec) && !isRelativeSpecifier(spec.text)) return 'other';
+      if (ts.isStringLiteral(spec) && !this.project.isLocalSpecifier(spec.text)) return 'other';
     }
     return undefined;
   }
@@ -470,7 +469,7 @@ export class ReceiverResolver {
     if (SERVER_TYPES.has(name)) return 'server';
     if (CONTEXT_TYPES.has(name)) return 'context';
     if (TRANSPARENT_GENERICS.has(name) && t.typeArguments?.[0]) return this.type(t.typeArguments[0], file, depth + 1);
-    if (ts.isIdentifier(t.typeName) && isPackageImport(resolveBinding(t.typeName, name))) return 'other';
+    if (ts.isIdentifier(t.typeName) && isPackageImport(resolveBinding(t.typeName, name), this.project)) return 'other';
     const decl = ts.isIdentifier(t.typeName) ? this.typeDeclaration(t.typeName, file) : undefined;
     return decl ? this.declarationRole(decl.node as TypeDeclaration, decl.file, depth + 1) : undefined;
   }
@@ -693,10 +692,10 @@ function strongest(candidates: ReadonlyArray<() => ValueRole | undefined>): Valu
 }
 
 /** An import from a package (not a relative module), under a name that is not one of the SDK's server types. */
-function isPackageImport(b: Binding | undefined): boolean {
+function isPackageImport(b: Binding | undefined, project: Project): boolean {
   if (!b || !(ts.isImportSpecifier(b) || ts.isImportClause(b) || ts.isNamespaceImport(b))) return false;
   const decl = ts.isImportSpecifier(b) ? b.parent.parent.parent : ts.isImportClause(b) ? b.parent : b.parent.parent;
-  return ts.isStringLiteral(decl.moduleSpecifier) && !isRelativeSpecifier(decl.moduleSpecifier.text);
+  return ts.isStringLiteral(decl.moduleSpecifier) && !project.isLocalSpecifier(decl.moduleSpecifier.text);
 }
 
 function roleOfTypeName(name: string): ValueRole | undefined {
