@@ -469,7 +469,16 @@ export class Reach {
       for (const f of seeing) {
         for (const pa of f.propRefs.get(name) ?? []) if (!isInside(pa, fn) && !(siblings && readsSibling(pa, siblings))) refs.push({ file: f, node: pa });
       }
-      if (inObject) refs.push(...this.tableReferences(inObject, file, name));
+      if (inObject) {
+        refs.push(...this.tableReferences(inObject, file, name));
+        // destructured off the object where it is used: `const { sender } = sessions[id]; sender(p)`
+        for (const f of seeing) {
+          for (const id of f.identRefs.get(name) ?? []) {
+            const b = resolveBinding(id, name);
+            if (b && ts.isBindingElement(b) && ts.isObjectBindingPattern(b.parent) && propertyNameText(b.propertyName ?? b.name) === name && !isInside(id, fn)) refs.push({ file: f, node: id });
+          }
+        }
+      }
       if (refs.length === 0) refs.push(...this.memberUsesElsewhere(fn, file, name));
       return refs;
     }
