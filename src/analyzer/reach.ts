@@ -537,6 +537,11 @@ export class Reach {
         if (lit === undefined || lit === key) refs.push({ file: f, node: access, tableKey: key });
         return;
       }
+      // `helper.elicit` read off the value (a factory's returned object of functions)
+      if (access && ts.isPropertyAccessExpression(access) && outerParent(access.expression) === r) {
+        if (access.name.text === key) refs.push({ file: f, node: access });
+        return;
+      }
       for (const next of this.valueFlow(r, f)) visit(next.node, next.file);
     };
     const target = objectAssignTarget(obj);
