@@ -21,8 +21,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const REAL_PACKAGES = ['@typescript-eslint', 'zod', '@modelcontextprotocol', 'eslint', 'ts-morph', 'ajv'];
 const GENERATED_FILES = 1000;
 
-// the analyzer, compiled to plain JS so the child times the code, not a TS loader
-const srcFiles = [join(root, 'src/vocabulary.ts'), join(root, 'src/port/encoding.ts'), join(root, 'src/typescript.cjs'), ...readdirSync(join(root, 'src/analyzer')).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'src/analyzer', f))];
+// the analyzer (with its plan/ folder), compiled to plain JS so the child times the code, not a TS loader
+const srcFiles = [join(root, 'src/vocabulary.ts'), join(root, 'src/port/encoding.ts'), join(root, 'src/typescript.cjs'), ...readdirSync(join(root, 'src/analyzer'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'src/analyzer', f))];
 transpileTree(root, srcFiles, join(work, 'dist'));
 const entry = join(work, 'dist/src/analyzer/index.js');
 
