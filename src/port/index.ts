@@ -253,18 +253,14 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   for (const abs of trees.keys()) if (!work.get(relOf(abs))?.sites.length) trees.delete(abs);
   // plans are keyed by the path relative to the working directory, as sites are
   const planOf = new Map((plans ?? []).map((p) => [p.file, p]));
-  // a file holding only the registration of a handler whose asks live in another file is wrapped too
-  // (`registerTool('greet', cfg, resumable('greet', …))` in server.ts, the ask in a helper module)
-  const wraps = (wf: WorkFile): boolean => (planOf.get(wf.rel)?.wraps.length ?? 0) > 0;
-  for (const wf of work.values()) if (wf.outcome.status === 'unchanged' && wraps(wf)) considered.add(wf);
 
   // Stage: place the helpers (per package) before the transform, which needs their import paths; their
   // language and module system follow the package's files the transform sees (helper-plan.ts).
-  const transformed = [...considered].filter((wf) => wf.outcome.status === 'unchanged' && (wf.sites.some((s) => s.portability !== 'guarded') || wraps(wf)));
+  const transformed = [...considered].filter((wf) => wf.outcome.status === 'unchanged' && wf.sites.some((s) => s.portability !== 'guarded'));
   const packageHelpers = new Map<string, PackageHelpers>();
   for (const [pkg, files] of groupBy(transformed, (wf) => layout.packageRootOf(wf.abs))) {
     const texts = files.map((wf) => ({ abs: wf.abs, text: wf.working }));
-    const placedBy = files.filter((wf) => wf.sites.some((s) => s.portability === 'auto') || wraps(wf)).map((wf) => ({ abs: wf.abs, text: wf.working }));
+    const placedBy = files.filter((wf) => wf.sites.some((s) => s.portability === 'auto')).map((wf) => ({ abs: wf.abs, text: wf.working }));
     packageHelpers.set(pkg, new PackageHelpers(layout, pkg, { codec, claims }, texts, placedBy));
   }
 
@@ -274,7 +270,7 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     if (wf.outcome.status !== 'unchanged') continue;
     let text = wf.working;
     // all guarded: already dual-era, nothing to do; otherwise the transform sees every site (guarded ones too, to leave them)
-    if (wf.sites.some((s) => s.portability !== 'guarded') || wraps(wf)) {
+    if (wf.sites.some((s) => s.portability !== 'guarded')) {
       // a file with no `auto` site may still use the helpers (e.g. roots retired to configuration)
       const helperImport = packageHelpers.get(layout.packageRootOf(wf.abs))!.importFor({ abs: wf.abs, text: wf.working });
       try {
