@@ -1,0 +1,200 @@
+/**
+ * A legacy server package taken through the whole path a user takes: copied from `fixtures/packages/`,
+ * ported by the real CLI (`mrtr-port port`, as `bin` runs it), then run as processes. The legacy original
+ * serves stdio, one process, 2025 era; the port runs as replica processes behind createMcpHandler
+ * (`replica-launcher.mjs`), 2026 era. Both are driven by the real @modelcontextprotocol/client.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { makeClient, REPO_ROOT, roundRobinFetch, type AnswerScript, type AskCounts, type Replica, type RoutedRequest } from '../e2e/harness.js';
+
+const CLI = join(REPO_ROOT, 'src/cli/main.ts');
+const LAUNCHER = fileURLToPath(new URL('./replica-launcher.mjs', import.meta.url));
+const REPLICA_START_TIMEOUT_MS = 60_000;
+
+export interface PackageCopy {
+  readonly dir: string;
+  remove(): void;
+}
+
+/** A copy of `fixtures/packages/<name>` in a temp dir, its node_modules a symlink to this repository's. */
+export function copyPackage(name: string): PackageCopy {
+  const dir = mkdtempSync(join(tmpdir(), `mrtr-pkg-${name}-`));
+  cpSync(join(REPO_ROOT, 'fixtures/packages', name), dir, { recursive: true });
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The JSON report of `mrtr-port port` (docs/port.md "JSON output"), the parts these tests read. */
+export interface PortReport {
+  files: { file: string; status: string; sites: number; markers: number }[];
+  helpers: { file: string; status: string; importedBy: string[] }[];
+  manifests: { file: string; status: string; added?: Record<string, string> }[];
+  summary: { changed: number; failed: number; markers: number };
+  nextSteps: { id: string; text: string; files?: string[] }[];
+}
+
+export interface CliRun {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the real CLI in `cwd` (asynchronously, so copies can be ported side by side). */
+export function runCli(cwd: string, args: readonly string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ exitCode: code, stdout, stderr });
+    });
+  });
+}
+
+/** `mrtr-port port . --format json <extra>` in the copy: the exit code and the parsed report. */
+export async function portPackage(dir: string, extra: readonly string[] = []): Promise<CliRun & { report: PortReport }> {
+  const run = await runCli(dir, ['port', '.', '--format', 'json', ...extra]);
+  let report: PortReport;
+  try {
+    report = JSON.parse(run.stdout) as PortReport;
+  } catch {
+    throw new Error(`mrtr-port port exited ${run.exitCode} without a JSON report:\n${run.stdout}\n${run.stderr}`);
+  }
+  return { ...run, report };
+}
+
+export interface PackageReplicaOptions {
+  /** Absolute path of the module exporting the server factory. */
+  readonly serverFile: string;
+  readonly factory: string;
+  readonly modules: 'esm' | 'cjs';
+  /** A TypeScript package runs under tsx; a JavaScript one with plain node. */
+  readonly tsx?: boolean;
+  readonly env: Record<string, string>;
+}
+
+export interface PackageReplica extends Replica {
+  /** The process, for tests that kill it. */
+  readonly process: ChildProcess;
+}
+
+/** Starts one replica process of a ported package; resolves once it listens. */
+export function startPackageReplica(name: string, options: PackageReplicaOptions): Promise<PackageReplica> {
+  const child = spawn(process.execPath, [...(options.tsx ? ['--import', 'tsx'] : []), LAUNCHER], {
+    cwd: REPO_ROOT, // tsx resolves from here; the package's own imports resolve from its files
+    env: {
+      ...process.env,
+      ...options.env,
+      PACKAGE_SERVER: options.serverFile,
+      PACKAGE_FACTORY: options.factory,
+      PACKAGE_MODULES: options.modules,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'], // stdin is the replica's lifeline to this process
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return new Promise<PackageReplica>((ready, fail) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`replica ${name} did not start within ${REPLICA_START_TIMEOUT_MS} ms:\n${stderr}`));
+    }, REPLICA_START_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`replica ${name} exited with ${code} before listening:\n${stderr}`));
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /LISTENING (\d+)/.exec(stdout);
+      if (match === null) return;
+      clearTimeout(timer);
+      const port = Number(match[1]);
+      ready({
+        name,
+        process: child,
+        url: (mount) => `http://127.0.0.1:${port}/${mount}`,
+        stderr: () => stderr,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+/** One JSON line per business event, as the fixture packages write them. */
+export interface LedgerEntry {
+  readonly kind: string;
+  readonly detail: Record<string, unknown>;
+}
+
+export function readLedger(file: string): LedgerEntry[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as LedgerEntry);
+}
+
+export function emptyFile(file: string): string {
+  writeFileSync(file, '');
+  return file;
+}
+
+export interface PackageRun<T> {
+  readonly result: T;
+  readonly asks: AskCounts;
+}
+
+/**
+ * The legacy package as its users run it: its stdio entry in one `node` process (2025 era), the client
+ * answering its push requests.
+ */
+export async function runLegacyStdio<T>(
+  options: { dir: string; entry: string; env: Record<string, string> },
+  script: AnswerScript,
+  act: (client: Client) => Promise<T>,
+): Promise<PackageRun<T>> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(options.dir, options.entry)],
+    cwd: options.dir,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    stderr: 'pipe',
+  });
+  const { client, asks } = makeClient(script, 'legacy');
+  await client.connect(transport);
+  try {
+    return { result: await act(client), asks };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The ported package, 2026 era, every HTTP request sent to the next replica in turn. */
+export async function runOnReplicas<T>(
+  replicas: readonly Replica[],
+  script: AnswerScript,
+  act: (client: Client) => Promise<T>,
+): Promise<PackageRun<T> & { routed: RoutedRequest[]; era: string | undefined }> {
+  const { fetch: routedFetch, routed } = roundRobinFetch(replicas);
+  const { client, asks } = makeClient(script, 'modern');
+  await client.connect(new StreamableHTTPClientTransport(new URL(replicas[0].url('mcp')), { fetch: routedFetch }));
+  try {
+    const era = client.getProtocolEra();
+    return { result: await act(client), asks, routed, era };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The call rounds of a routed run (the JSON-RPC requests of the call itself, without the handshake). */
+export function callRounds(routed: readonly RoutedRequest[]): RoutedRequest[] {
+  return routed.filter((r) => r.method === 'tools/call' || r.method === 'prompts/get' || r.method === 'resources/read');
+}
