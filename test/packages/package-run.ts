@@ -8,13 +8,16 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { makeClient, REPO_ROOT, roundRobinFetch, type AnswerScript, type AskCounts, type Replica, type RoutedRequest } from '../e2e/harness.js';
 
 const CLI = join(REPO_ROOT, 'src/cli/main.ts');
+/** tsx's loader by URL: the CLI and TypeScript replicas run from folders with no node_modules of their own. */
+const TSX = pathToFileURL(createRequire(join(REPO_ROOT, 'package.json')).resolve('tsx')).href;
 const LAUNCHER = fileURLToPath(new URL('./replica-launcher.mjs', import.meta.url));
 const REPLICA_START_TIMEOUT_MS = 60_000;
 
@@ -23,10 +26,13 @@ export interface PackageCopy {
   remove(): void;
 }
 
-/** A copy of `fixtures/packages/<name>` in a temp dir, its node_modules a symlink to this repository's. */
-export function copyPackage(name: string): PackageCopy {
+/**
+ * A copy of `fixtures/packages/<name>` (or of the package tree at `from`, e.g. one already ported) in a
+ * temp dir, its node_modules a symlink to this repository's.
+ */
+export function copyPackage(name: string, from: string = join(REPO_ROOT, 'fixtures/packages', name)): PackageCopy {
   const dir = mkdtempSync(join(tmpdir(), `mrtr-pkg-${name}-`));
-  cpSync(join(REPO_ROOT, 'fixtures/packages', name), dir, { recursive: true });
+  cpSync(from, dir, { recursive: true, filter: (source) => source !== join(from, 'node_modules') });
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -48,8 +54,13 @@ export interface CliRun {
 
 /** Runs the real CLI in `cwd` (asynchronously, so copies can be ported side by side). */
 export function runCli(cwd: string, args: readonly string[]): Promise<CliRun> {
+  return runNode(cwd, ['--import', TSX, CLI, ...args]);
+}
+
+/** `node <args>` in `cwd`: its exit code and output, never a rejection. */
+export function runNode(cwd: string, args: readonly string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ exitCode: code, stdout, stderr });
     });
@@ -85,7 +96,7 @@ export interface PackageReplica extends Replica {
 
 /** Starts one replica process of a ported package; resolves once it listens. */
 export function startPackageReplica(name: string, options: PackageReplicaOptions): Promise<PackageReplica> {
-  const child = spawn(process.execPath, [...(options.tsx ? ['--import', 'tsx'] : []), LAUNCHER], {
+  const child = spawn(process.execPath, [...(options.tsx ? ['--import', TSX] : []), LAUNCHER], {
     cwd: REPO_ROOT, // tsx resolves from here; the package's own imports resolve from its files
     env: {
       ...process.env,
