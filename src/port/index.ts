@@ -357,10 +357,13 @@ async function port(options: RunPortOptions): Promise<PortResult> {
 
   const manifests = updateManifests([...work.values()], layout, helperPackages, { dryRun, writer, cwd, relOf });
 
+  const markerReasons: string[] = [];
   for (const wf of considered) {
     if (wf.outcome.status === 'skipped' && wf.source && namesLegacyMethod(wf.source.bytes)) wf.outcome.mayHoldSites = true;
     const finalText = wf.outcome.status === 'changed' ? wf.output : wf.original;
-    wf.outcome.markers = findMarkers(finalText).filter((m) => !m.acknowledged).length;
+    const open = findMarkers(finalText).filter((m) => !m.acknowledged);
+    wf.outcome.markers = open.length;
+    markerReasons.push(...open.map((m) => m.reason));
     wf.outcome.codemodMarkers = countCodemodMarkers(finalText);
   }
 
@@ -379,7 +382,7 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     helpers,
     manifests,
     summary,
-    nextSteps: nextSteps({ dryRun, claims, files, helpers, manifests, summary, legacyHosts }),
+    nextSteps: nextSteps({ dryRun, claims, files, helpers, manifests, summary, legacyHosts, markerReasons }),
     ...(swept && (swept.removed.length > 0 || swept.restored.length > 0)
       ? { recovered: { removed: swept.removed.map(relOf), restored: swept.restored.map(relOf) } }
       : {}),

@@ -4,6 +4,7 @@
  * 2026-07-28, and resolve what was left. The text report ends with these; `--format json` carries them as
  * `nextSteps`.
  */
+import { REASONS, isReasonId } from '../analyzer/reasons.js';
 import type { ClaimStoreKind } from '../runtime/template.js';
 import type { FileOutcome, HelperOutcome, ManifestOutcome, NextStep, PortSummary } from './result.js';
 
@@ -30,6 +31,8 @@ export interface RunFacts {
   manifests: readonly ManifestOutcome[];
   summary: PortSummary;
   legacyHosts: readonly LegacyHost[];
+  /** The reason of every open marker left in the files (absent: unknown, so no marker counts as a review note). */
+  markerReasons?: readonly string[];
 }
 
 export function nextSteps(run: RunFacts): NextStep[] {
@@ -85,13 +88,26 @@ export function nextSteps(run: RunFacts): NextStep[] {
 
   const markers = run.files.filter((f) => f.markers > 0).map((f) => f.file);
   if (run.summary.markers > 0) {
-    add('markers', `Resolve ${count(run.summary.markers, 'marker')} in ${count(markers.length, 'file')}: \`npx mrtr-port check\` lists each with what to do (those sites still send server→client requests, which 2026-07-28 clients do not answer).`, markers);
+    // a marker on a ported site (capability fallback, roots from configuration) asks for a review, not a port
+    const unported = run.markerReasons === undefined ? run.summary.markers : run.markerReasons.filter((r) => !isReviewNote(r)).length;
+    const why =
+      unported === 0
+        ? 'the sites are ported; each marker asks you to confirm what the port decided, then delete it'
+        : unported === run.summary.markers
+          ? 'those sites still send server→client requests, which 2026-07-28 clients do not answer'
+          : `${unported} of them mark sites that still send server→client requests, which 2026-07-28 clients do not answer; the others ask you to confirm what the port decided`;
+    add('markers', `${unported === 0 ? 'Review' : 'Resolve'} ${count(run.summary.markers, 'marker')} in ${count(markers.length, 'file')}: \`npx mrtr-port check\` lists each with what to do (${why}).`, markers);
   }
   const codemod = run.files.filter((f) => f.codemodMarkers > 0).map((f) => f.file);
   if (run.summary.codemodMarkers > 0) {
     add('codemod-markers', `Resolve ${count(run.summary.codemodMarkers, '@mcp-codemod-error comment')} the SDK v1 migration left in ${count(codemod.length, 'file')} (search for @mcp-codemod-error).`, codemod);
   }
   return steps;
+}
+
+/** A marker the port leaves on a site it did port (the reason's portability is `auto`). */
+function isReviewNote(reason: string): boolean {
+  return isReasonId(reason) && REASONS[reason].portability === 'auto';
 }
 
 function groupTransports(hosts: readonly LegacyHost[]): string[] {

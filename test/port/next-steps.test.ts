@@ -76,6 +76,17 @@ describe('nextSteps', () => {
     expect(steps.find((s) => s.id === 'codemod-markers')?.files).toEqual(['src/a.ts']);
   });
 
+  it('markers that only ask for a review of a ported site are not called unported sites', () => {
+    const files = [{ file: 'src/a.ts', status: 'changed' as const, v1Migrated: false, sites: 2, markers: 2, codemodMarkers: 0 }];
+    const summary = { ...SUMMARY, markers: 2 };
+    const text = (markerReasons: string[]) => nextSteps(facts({ files, summary, markerReasons })).find((s) => s.id === 'markers')?.text;
+    expect(text(['capability-fallback', 'roots-retired'])).toMatch(/^Review 2 markers in 1 file: .*\(the sites are ported; each marker asks you to confirm what the port decided, then delete it\)\.$/);
+    expect(text(['capability-fallback', 'raced'])).toMatch(/^Resolve 2 markers .*\(1 of them mark sites that still send server→client requests, .*; the others ask you to confirm what the port decided\)\.$/);
+    expect(text(['raced', 'not-awaited'])).toMatch(/^Resolve 2 markers .*\(those sites still send server→client requests, which 2026-07-28 clients do not answer\)\.$/);
+    // an unknown reason (a marker written by hand or by a newer version) is never taken for a review note
+    expect(text(['capability-fallback', 'made-up'])).toMatch(/^Resolve 2 markers .*1 of them/);
+  });
+
   it('failures and a helper that differs come first', () => {
     const steps = ids({
       files: [{ file: 'src/a.ts', status: 'failed', error: 'x', v1Migrated: false, sites: 1, markers: 0, codemodMarkers: 0 }],
