@@ -23,6 +23,7 @@ import {
   type PackageCopy,
   type PackageReplica,
   type PortReport,
+  SETUP_TIMEOUT_MS,
 } from './package-run.js';
 
 const STATE_KEYS = 'packages-e2e-shared-key-0123456789abcdef-0123456789';
@@ -96,7 +97,7 @@ export function describePortedPackage(spec: PackageSpec): void {
     const env = { MRTR_STATE_KEYS: STATE_KEYS, [spec.ledgerVariable]: portedLedger };
     const replicaOptions = { serverFile: join(ported.dir, spec.serverModule), factory: spec.factory, modules: spec.modules, env };
     replicas = await Promise.all([startPackageReplica('A', replicaOptions), startPackageReplica('B', replicaOptions)]);
-  });
+  }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));

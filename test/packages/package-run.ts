@@ -19,7 +19,9 @@ const CLI = join(REPO_ROOT, 'src/cli/main.ts');
 /** tsx's loader by URL: the CLI and TypeScript replicas run from folders with no node_modules of their own. */
 const TSX = pathToFileURL(createRequire(join(REPO_ROOT, 'package.json')).resolve('tsx')).href;
 const LAUNCHER = fileURLToPath(new URL('./replica-launcher.mjs', import.meta.url));
-const REPLICA_START_TIMEOUT_MS = 60_000;
+const REPLICA_START_TIMEOUT_MS = 180_000;
+/** A CLI port and a dozen node processes: minutes when the suite loads the machine (only a hang should hit this). */
+export const SETUP_TIMEOUT_MS = 600_000;
 
 export interface PackageCopy {
   readonly dir: string;

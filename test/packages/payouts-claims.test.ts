@@ -13,7 +13,7 @@ import type { ProbeReport } from '../../src/probe/model.js';
 import { REPO_ROOT } from '../e2e/harness.js';
 import { startRedis, type RedisServer } from '../runtime/redis-server.js';
 import { askedRound, manualClient, toolRound, type RoundOutcome } from './manual-rounds.js';
-import { copyPackage, emptyFile, portPackage, readLedger, runCli, runNode, startPackageReplica, type CliRun, type PackageCopy, type PackageReplica, type PortReport } from './package-run.js';
+import { copyPackage, emptyFile, portPackage, readLedger, runCli, runNode, SETUP_TIMEOUT_MS, startPackageReplica, type CliRun, type PackageCopy, type PackageReplica, type PortReport } from './package-run.js';
 
 const STATE_KEYS = 'payouts-e2e-shared-key-0123456789abcdef-0123456789';
 // Long enough for the probe's multi-round flows on a loaded machine; its expiry check waits it out.
@@ -107,7 +107,7 @@ beforeAll(async () => {
   // the probes run (and wait out the expiry) while the replay tests below run; each uses its own payee
   probe = probeCli(redisPort.replicas, 'probe-payee');
   brokenProbe = probeCli(brokenPort.replicas, 'broken-probe-payee');
-});
+}, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
@@ -141,7 +141,7 @@ describe('mrtr-port port --claims redis (the CLI) on a TypeScript package', () =
     const tsc = await typeCheck;
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.exitCode).toBe(0);
-  });
+  }, SETUP_TIMEOUT_MS);
 
   it('with --claims memory the store is the process memory, package.json is left alone, and replicas are warned about', () => {
     const { report } = memoryPort.port;
@@ -208,7 +208,7 @@ describe('mrtr-port probe --allow-effects against the ported replicas', () => {
     expect(notPassed).toEqual([]);
     expect(run.exitCode).toBe(0);
     expect(report.calls.map((c) => c.checks.find((k) => k.id === 'replay-final')?.status)).toEqual(['pass', 'pass']);
-  });
+  }, SETUP_TIMEOUT_MS);
 
   it('on the copy with the claim removed, replay-final fails (and the probe exits 1)', async () => {
     const run = await brokenProbe;
@@ -216,7 +216,7 @@ describe('mrtr-port probe --allow-effects against the ported replicas', () => {
     expect(run.exitCode).toBe(1);
     const failed = report.calls.flatMap((call) => call.checks.filter((k) => k.status === 'fail').map((k) => k.id));
     expect(failed).toEqual(['replay-final', 'replay-final']);
-  });
+  }, SETUP_TIMEOUT_MS);
 });
 
 describe('Redis killed mid-run', () => {
@@ -241,5 +241,5 @@ describe('Redis killed mid-run', () => {
     const after = await Promise.all(calls.flatMap((args, i) => [toolRound(onA, 'send_payout', args, states[i]), toolRound(onB, 'send_payout', args, states[i])]));
     for (const o of after) expect(o).toMatchObject({ kind: 'error', text: expect.stringMatching(/claim store failed/) });
     expect(readLedger(ledger).length).toBe(before);
-  });
+  }, SETUP_TIMEOUT_MS);
 });
