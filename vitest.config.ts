@@ -6,7 +6,7 @@ const compileCachePreload = fileURLToPath(new URL('test/perf/compile-cache-prelo
 // fixtures are data: never collected, never transformed as tests
 const exclude = ['fixtures/**', 'node_modules/**', 'dist/**'];
 // test files that need a process of their own (see projects)
-const isolatedFiles = ['test/runtime/**/*.test.ts', 'test/packages/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/probe/**/*.test.ts', 'test/perf/**/*.test.ts'];
+const isolatedFiles = ['test/runtime/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/probe/**/*.test.ts', 'test/perf/**/*.test.ts'];
 
 export default defineConfig({
   test: {
