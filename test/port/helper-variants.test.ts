@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
+import ts from '../../src/typescript.cjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { continuationTemplate, renderHelper, TS_FLAVOR, type ContinuationCodec, type HelperFlavor } from '../../src/runtime/template.js';
 
