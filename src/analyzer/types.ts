@@ -7,6 +7,7 @@
  */
 import { dirname, extname, resolve, sep } from 'node:path';
 import ts from '../typescript.cjs';
+import { acquireSharedSourceFile, isStableDeclarationPath } from './shared-source-files.js';
 
 /** Options when no tsconfig.json is found: permissive enough for any TS/JS server (a function: the compiler loads on first use). */
 export function defaultCheckerOptions(): ts.CompilerOptions {
@@ -37,7 +38,13 @@ export function buildProgram(source: TreeSource): ts.Program {
   const host = ts.createCompilerHost(options, true);
   const readFromDisk = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) =>
-    source.tree(resolve(fileName)) ?? readFromDisk(fileName, languageVersion, onError, shouldCreate);
+    source.tree(resolve(fileName)) ?? readStable(fileName, languageVersion) ?? readFromDisk(fileName, languageVersion, onError, shouldCreate);
+  // lib and node_modules declarations: parsed once per process, not once per program (shared-source-files.ts)
+  const readStable = (fileName: string, languageVersion: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.SourceFile | undefined => {
+    if (!isStableDeclarationPath(fileName)) return undefined;
+    const text = host.readFile(fileName);
+    return text === undefined ? undefined : acquireSharedSourceFile(fileName, text, options, languageVersion);
+  };
   return ts.createProgram({ rootNames, options, host });
 }
 

@@ -1,8 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import ts from '../../src/typescript.cjs';
+import { isStableDeclarationPath } from '../../src/analyzer/shared-source-files.js';
+import { buildProgram } from '../../src/analyzer/types.js';
 import { sharingCompilerHost, typeCheckProject } from './shared-source-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mrtr-shared-sf-'));
@@ -47,5 +50,43 @@ describe('sharingCompilerHost', () => {
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, lib: ['ES2022'], types: [], noEmit: true, target: 'ES1999' }, include: ['src/**/*.ts'] }));
     // (the config error names the tsconfig line it is on)
     expect(typeCheckProject(project)).toEqual(expect.arrayContaining([expect.stringMatching(/^tsconfig.json:1 TS6046: Argument for '--target' option must be/)]));
+  });
+});
+
+describe("the analyzer's programs (src/analyzer/types.ts buildProgram)", () => {
+  // inside the repository, so that the SDK resolves from its node_modules
+  const repo = fileURLToPath(new URL('../..', import.meta.url));
+  mkdirSync(join(repo, '.tmp'), { recursive: true });
+  const project = mkdtempSync(join(repo, '.tmp', 'shared-sf-'));
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it('share lib and node_modules declarations across analyses; the user\'s own files are read anew', () => {
+    const entry = join(project, 'server.ts');
+    const helper = join(project, 'helper.ts');
+    writeFileSync(entry, "import { McpServer } from '@modelcontextprotocol/server';\nimport { name } from './helper.js';\nexport const server = new McpServer({ name, version: '1' });\n");
+    writeFileSync(helper, "export const name = 'one';\n");
+    const analysis = () => {
+      const sf = ts.createSourceFile(entry, ts.sys.readFile(entry)!, ts.ScriptTarget.Latest, true);
+      return buildProgram({ cwd: project, roots: [sf], tree: (abs) => (abs === entry ? sf : undefined) });
+    };
+    const first = analysis();
+    const second = analysis();
+    const shared = (p: ts.Program) => p.getSourceFiles().filter((f) => isStableDeclarationPath(f.fileName));
+    expect(shared(first).map((f) => f.fileName)).toEqual(expect.arrayContaining([expect.stringMatching(/\/lib\.es5\.d\.ts$/), expect.stringMatching(/\/node_modules\/@modelcontextprotocol\/server\//)]));
+    expect(shared(second)).toEqual(shared(first));
+    for (const [i, f] of shared(second).entries()) expect(f, f.fileName).toBe(shared(first)[i]);
+    // a file of the user's outside the analyzed set is not kept: it may change between analyses
+    expect(second.getSourceFile(helper)).not.toBe(first.getSourceFile(helper));
+    writeFileSync(helper, 'export const name = 2;\n');
+    expect(analysis().getSourceFile(helper)?.text).toBe('export const name = 2;\n');
+    expect(ts.getPreEmitDiagnostics(second).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual([]);
+  });
+
+  it('keeps only lib files and node_modules', () => {
+    const lib = ts.getDefaultLibFilePath({}).replace(/[^/]*$/, 'lib.es2022.d.ts');
+    expect(isStableDeclarationPath(lib)).toBe(true);
+    expect(isStableDeclarationPath('/srv/app/node_modules/zod/index.d.cts')).toBe(true);
+    expect(isStableDeclarationPath('/srv/app/src/node_modules.ts')).toBe(false);
+    expect(isStableDeclarationPath('/srv/app/src/server.ts')).toBe(false);
   });
 });

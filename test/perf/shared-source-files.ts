@@ -1,23 +1,19 @@
 /**
  * A compiler host whose programs share parsed and bound source files (lib files, @types/node, the server
  * package): type-check tests build several programs, and parsing those files again for each was a large
- * share of their time. TypeScript's document registry keys each file by the options that change how it is
- * parsed or bound, and by a version: here the text's hash, so a file rewritten between programs is parsed
- * anew.
+ * share of their time. The analyzer's registry (src/analyzer/shared-source-files.ts) keys each file by the
+ * options that change how it is parsed or bound, and by its text's hash, so a file rewritten between
+ * programs is parsed anew. Unlike the analyzer, a test shares every file, its own scratch files included.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import ts from '../../src/typescript.cjs';
-
-const registry = ts.createDocumentRegistry();
+import { acquireSharedSourceFile } from '../../src/analyzer/shared-source-files.js';
 
 export function sharingCompilerHost(options: ts.CompilerOptions): ts.CompilerHost {
   const host = ts.createCompilerHost(options);
   host.getSourceFile = (fileName, languageVersionOrOptions) => {
     const text = host.readFile(fileName);
-    if (text === undefined) return undefined;
-    const version = createHash('sha1').update(text).digest('hex');
-    return registry.acquireDocument(fileName, options, ts.ScriptSnapshot.fromString(text), version, undefined, languageVersionOrOptions);
+    return text === undefined ? undefined : acquireSharedSourceFile(fileName, text, options, languageVersionOrOptions);
   };
   return host;
 }
