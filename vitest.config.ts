@@ -15,6 +15,8 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // the tool and the scripts tests spawn, compiled once to plain JS (spawned without tsx: test/compiled.ts)
+    globalSetup: ['test/global-setup.ts'],
     // Test files run in parallel: the default (cores − 1) is one worker on the 2-core machine, so every
     // file ran after the other. Three, because the slow files mostly wait on processes they spawn (the
     // CLI, e2e replicas, tsc, npm, redis-server), which the third keeps the two cores busy through. Files
