@@ -4,8 +4,8 @@
  * over node:http), and drives both with a real @modelcontextprotocol/client.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type {
@@ -17,7 +17,10 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpServer, Server } from '@modelcontextprotocol/server';
 import { applyPortSource } from '../../transforms/index.js';
+import { compileTypeScript } from '../compile-typescript.js';
+import { compiledScript } from '../compiled.js';
 import { MemoryEffectLog, readEffects, type FixtureModule, type SideEffect } from './contract.js';
+import { sharedPort } from './shared-ports.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURE_DIR = join(REPO_ROOT, 'fixtures/e2e');
@@ -77,6 +80,11 @@ export function portWithTransform(name: string, codec: Codec = 'aead'): string {
   });
 }
 
+/** `portWithTransform`'s text, ported once per suite run and shared by the test files (shared-ports.ts). */
+export function portedFixture(name: string, codec: Codec = 'aead'): Promise<string> {
+  return sharedPort({ name, codec, input: readFileSync(fixturePath(name, 'input'), 'utf8') }, () => portWithTransform(name, codec));
+}
+
 /** A hand-written port (written for the default codec) as `port --codec <codec>` would import it. */
 function expectedPort(name: string, codec: Codec): string {
   const text = readFileSync(fixturePath(name, 'expected'), 'utf8');
@@ -84,7 +92,8 @@ function expectedPort(name: string, codec: Codec): string {
 }
 
 /**
- * Writes the ported modules, the runtime and the contract into a fresh dir under the repo's `.tmp/`
+ * Writes the ported modules (the real transform's, ported once per run: portedFixture), the runtime and
+ * the contract into a fresh dir under the repo's `.tmp/`
  * (inside the repo so `@modelcontextprotocol/server` and zod resolve from its node_modules).
  */
 export async function preparePortedSet(names: readonly string[], codec: Codec = 'aead'): Promise<PortedSet> {
@@ -98,14 +107,31 @@ export async function preparePortedSet(names: readonly string[], codec: Codec = 
   copyFileSync(join(HERE, 'contract.ts'), join(dir, 'contract.ts'));
   const ported = new Map<string, string>();
   for (const name of names) {
-    const text = source === 'transform' ? portWithTransform(name, codec) : expectedPort(name, codec);
+    const text = source === 'transform' ? await portedFixture(name, codec) : expectedPort(name, codec);
     const file = join(dir, `${name}.ported.ts`);
     writeFileSync(file, text);
     ported.set(name, file);
   }
+  compileSetForNode(dir);
   const effectsFile = join(dir, 'effects.jsonl');
   writeFileSync(effectsFile, '');
   return { dir, source, codec, ported, effectsFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Every module of the set compiled to JavaScript under `<dir>/js/` (same names, .js), for the replicas:
+ * they start in plain Node (test/compiled.ts), not under tsx. In-process tests import the .ts files.
+ */
+function compileSetForNode(dir: string): void {
+  mkdirSync(join(dir, 'js'));
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    writeFileSync(join(dir, 'js', file.replace(/\.ts$/, '.js')), compileTypeScript(readFileSync(join(dir, file), 'utf8'), join(dir, file)));
+  }
+}
+
+/** The compiled module a replica loads for a ported module of the set. */
+function compiledModule(set: PortedSet, file: string): string {
+  return join(set.dir, 'js', basename(file).replace(/\.ts$/, '.js'));
 }
 
 export interface Replica {
@@ -119,8 +145,8 @@ export interface Replica {
 
 /** Starts one replica process serving every module of `set`; resolves once it listens. */
 export function startReplica(set: PortedSet, name: string, env: Record<string, string>): Promise<Replica> {
-  const modules = [...set.ported].map(([mount, file]) => ({ mount, file }));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', REPLICA_SCRIPT], {
+  const modules = [...set.ported].map(([mount, file]) => ({ mount, file: compiledModule(set, file) }));
+  const child: ChildProcess = spawn(process.execPath, [compiledScript(REPLICA_SCRIPT)], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, E2E_REPLICA: name, E2E_MODULES: JSON.stringify(modules), E2E_EFFECTS_FILE: set.effectsFile },
     stdio: ['pipe', 'pipe', 'pipe'], // stdin is the replica's lifeline to this process

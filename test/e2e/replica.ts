@@ -1,5 +1,5 @@
 /**
- * One replica process of a ported server set, run as `node --import tsx replica.ts`.
+ * One replica process of a ported server set, run as `node replica.js` (compiled by test/global-setup.ts).
  *
  * Loads each module named in `E2E_MODULES` (JSON `[{ mount, file }]`), serves it in the 2026 era behind
  * `createMcpHandler` at `http://127.0.0.1:<port>/<mount>`, and records side effects to `E2E_EFFECTS_FILE`
