@@ -5,6 +5,7 @@
  * the write phase, and `done <files as JSON>` at the end.
  *
  * Usage: node --import tsx test/port/port-child.ts <cwd> [paths...]
+ * (runner-kill.test.ts runs its compiled copy: test/compiled.ts)
  */
 import { runPort } from '../../src/port/index.js';
 import { fakeDependencies } from './fakes.js';

@@ -3,20 +3,20 @@
  * no handler runs) leaves every file either its original bytes or its fully ported bytes, and a second
  * run completes the job and leaves nothing else in the tree. SIGINT and SIGTERM end the run without
  * leaving debris at all. The child is test/port/port-child.ts (the real runner, stand-in analyzer and
- * transform); the oracle is the same tree ported in-process without interruption.
+ * transform; compiled to JS by test/global-setup.ts); the oracle is the same tree ported in-process
+ * without interruption.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isDebrisName } from '../../src/port/cleanup.js';
 import { runPort } from '../../src/port/index.js';
 import { fakeDependencies } from './fakes.js';
-import { removeDir, repoRoot } from './helpers.js';
+import { compiledScript } from '../compiled.js';
+import { removeDir } from './helpers.js';
 import { buildTree, treeSpecs, treeState, type Entry, type TreeSpec } from './trees.js';
 
 const made: string[] = [];
@@ -27,8 +27,8 @@ const fresh = () => {
   return dir;
 };
 
-const tsx = pathToFileURL(createRequire(join(repoRoot, 'package.json')).resolve('tsx')).href;
-const CHILD = join(repoRoot, 'test/port/port-child.ts');
+// compiled once per run (test/global-setup.ts): each strike starts a plain node process, not tsx
+const CHILD = compiledScript('test/port/port-child.ts');
 
 interface Strike {
   signal: 'SIGKILL' | 'SIGTERM' | 'SIGINT';
@@ -39,7 +39,7 @@ interface Strike {
 /** Runs the child on `cwd` and strikes as told; resolves with how it ended and the swaps it announced. */
 function runChild(cwd: string, paths: readonly string[], strike: Strike): Promise<{ code: number | null; signal: string | null; swaps: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsx, CHILD, cwd, ...paths], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [CHILD, cwd, ...paths], { stdio: ['ignore', 'pipe', 'inherit'] });
     let swaps = 0;
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
