@@ -5,12 +5,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { snapshot } from '../port/helpers.js';
-import { cli, copyProject, REPO_ROOT, writeTree } from './helpers.js';
+import { compiledScript } from '../compiled.js';
+import { cli, copyProject, writeTree } from './helpers.js';
 
 describe('--output-file is checked before anything is written', () => {
   it('port -o onto a scanned source: exit 2, no file touched', async () => {
@@ -67,8 +66,8 @@ describe('--output-file is checked before anything is written', () => {
 });
 
 describe('a report that cannot be delivered (spawned)', () => {
-  const tsx = pathToFileURL(createRequire(path.join(REPO_ROOT, 'package.json')).resolve('tsx')).href;
-  const argv = (...args: string[]) => ['--import', tsx, path.join(REPO_ROOT, 'src/cli/main.ts'), ...args];
+  // the CLI compiled to JS once per run (test/global-setup.ts), started as a user starts the built one
+  const argv = (...args: string[]) => [compiledScript('src/cli/main.ts'), ...args];
 
   it('stdout to a pipe whose reader is gone (EPIPE): exit 2, one line', async () => {
     const dir = copyProject('notes-v2');

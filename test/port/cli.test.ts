@@ -2,12 +2,12 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
 import type { PortResult } from '../../src/port/index.js';
-import { copyFixture, removeDir, repoRoot, snapshot } from './helpers.js';
+import { compiledScript } from '../compiled.js';
+import { copyFixture, removeDir, snapshot } from './helpers.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -29,9 +29,8 @@ function bufferIo(cwd: string): CliIo & { out: string; err: string } {
 }
 
 function spawnCli(cwd: string, ...args: string[]) {
-  // tsx by absolute URL: the child runs in the temp project, where `tsx` would not resolve by name
-  const tsx = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
-  return spawnSync(process.execPath, ['--import', tsx, join(repoRoot, 'src/cli/main.ts'), 'port', ...args], {
+  // the CLI compiled to JS once per run (test/global-setup.ts), started as a user starts the built one
+  return spawnSync(process.execPath, [compiledScript('src/cli/main.ts'), 'port', ...args], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, NODE_OPTIONS: '' },
