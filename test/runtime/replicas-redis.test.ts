@@ -7,11 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compiledScript } from '../compiled.js';
 import { KEY_A, KEY_B } from './helpers.js';
 import { startRedis, type RedisServer } from './redis-server.js';
 
-const REPLICA = fileURLToPath(new URL('./claim-replica.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+// compiled to JS once per run (test/global-setup.ts): the replicas start in plain node, not under tsx
+const REPLICA = compiledScript(fileURLToPath(new URL('./claim-replica.ts', import.meta.url)));
 
 interface Replica {
   name: string;
@@ -26,7 +27,7 @@ const replicas: Replica[] = [];
 
 function startReplica(name: string, env: Record<string, string>): Promise<Replica> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, REPLICA], {
+    const child = spawn(process.execPath, [REPLICA], {
       env: { ...process.env, ...env, REPLICA_NAME: name, EFFECTS_FILE: effectsFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
