@@ -19,7 +19,8 @@
  * 30-file v1 server; v2 = modelcontextprotocol/typescript-sdk examples/, else 20 generated v2 files;
  * dense = 1,000 generated v2 files. The report names the tree each row used.
  *
- * Usage: npm run bench -- cli   (or: node bench/cli.bench.mjs); rounds: BENCH_ROUNDS (default 5).
+ * Usage: npm run bench -- cli   (or: node bench/cli.bench.mjs); rounds: BENCH_ROUNDS (default 5); only some
+ * sections: BENCH_SECTIONS=dense,v2 (start-up, big, dense, v1, v2).
  */
 import { cpSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -67,10 +68,15 @@ const sections = [
   { title: 'v2 tree', tree: trees.v2, commands: (t) => [cliCmd('port --dry-run', t.dir, 'port', '--dry-run', '.'), cliCmd('analyze', t.dir, 'analyze', '.')], pairs: [['port --dry-run', 'analyze', 1.5, 'le']] },
 ];
 
+// BENCH_SECTIONS names sections by the first word of their title (start-up, big, dense, v1, v2)
+const wantedSections = process.env.BENCH_SECTIONS ? process.env.BENCH_SECTIONS.split(',').map((w) => w.trim()) : undefined;
+const unknownSections = (wantedSections ?? []).filter((w) => !sections.some((s) => s.title.split(' ')[0] === w));
+if (unknownSections.length) throw new Error(`BENCH_SECTIONS: no section ${unknownSections.join(', ')} (start-up, big, dense, v1, v2)`);
+
 const rows = [['section', 'tree', 'files', 'MB', 'command', 'wall s (median)', 'peak RSS MiB', 'ratio', 'per-round ratio: median (min–max)', 'goal']];
 const loads = [loadavg()[0]];
 let missed = 0;
-for (const s of sections) {
+for (const s of sections.filter((s) => !wantedSections || wantedSections.includes(s.title.split(' ')[0]))) {
   let files = [];
   let list;
   if (s.tree) {
