@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import fg from 'fast-glob';
 import { defineConfig } from 'vitest/config';
 
 const compileCachePreload = fileURLToPath(new URL('test/perf/compile-cache-preload.cjs', import.meta.url));
@@ -7,6 +8,10 @@ const compileCachePreload = fileURLToPath(new URL('test/perf/compile-cache-prelo
 const exclude = ['fixtures/**', 'node_modules/**', 'dist/**'];
 // test files that need a process of their own (see projects)
 const isolatedFiles = ['test/runtime/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/probe/**/*.test.ts', 'test/perf/**/*.test.ts'];
+// files of those folders that keep no process state and build type-check programs or port in-process: in a
+// reused worker they find the lib, Node and SDK declarations parsed already (3-5 s of CPU for each fresh process)
+const sharedAnyway = new Set(['test/runtime/template.test.ts', 'test/e2e/typecheck.test.ts', 'test/e2e/idempotence.test.ts', 'test/perf/shared-source-files.test.ts']);
+const isolatedList = fg.sync(isolatedFiles, { cwd: fileURLToPath(new URL('.', import.meta.url)) }).filter((f) => !sharedAnyway.has(f)).sort();
 
 export default defineConfig({
   test: {
@@ -23,7 +28,7 @@ export default defineConfig({
     // share nothing: servers listen on port 0, redis-server on a port it probes, scratch folders are mkdtemp.
     maxWorkers: 3,
     // every forked file loads the compiler (and ESLint, ts-morph) anew: compile them from V8's code cache;
-    // so do the node processes the tests spawn (the CLI under tsx, tsc, ESLint): NODE_OPTIONS reaches them
+    // so do the node processes the tests spawn (the compiled CLI, replicas, tsc, ESLint): NODE_OPTIONS reaches them
     execArgv: ['--require', compileCachePreload],
     env: { NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require "${compileCachePreload}"`].filter(Boolean).join(' ') },
     // Three projects. `rules`: test/setup.ts (RuleTester wiring: it loads @typescript-eslint/rule-tester,
@@ -35,11 +40,11 @@ export default defineConfig({
     // end-to-end tests set environment variables, stub timers and keep per-process claim stores and keys;
     // the probe tests talk HTTP to replicas through fetch's shared connection pool (run after one another
     // in one process, a probe met a socket an earlier file's replica had closed): each of their files gets
-    // a fresh process as before.
+    // a fresh process as before, but for the four of `sharedAnyway`, which do none of that.
     projects: [
       { extends: true, test: { name: 'rules', include: ['test/rules/**/*.test.ts'], exclude, setupFiles: ['test/setup.ts'], isolate: false } },
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...exclude, ...isolatedFiles, 'test/rules/**'], isolate: false } },
-      { extends: true, test: { name: 'isolated', include: isolatedFiles, exclude } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...exclude, ...isolatedList, 'test/rules/**'], isolate: false } },
+      { extends: true, test: { name: 'isolated', include: isolatedList, exclude } },
     ],
   },
 });
