@@ -73,7 +73,10 @@ export function analyze(options: AnalyzeOptions): AnalyzeResult {
   const planned = buildPlans(found, project, options.plan);
   for (const f of found) {
     const verdict = planned.verdicts.get(f.site);
-    if (verdict && (f.site.portability === 'auto' || f.site.portability === 'manual')) Object.assign(f.site, verdict);
+    if (verdict && (f.site.portability === 'auto' || f.site.portability === 'manual')) {
+      Object.assign(f.site, verdict);
+      judgeHandlerEntries(f.site, planned.routeVerdicts.get(f.site) ?? []);
+    }
   }
   const sites = found.map((f) => f.site);
   const summary = { sites: sites.length, auto: 0, manual: 0, unportable: 0, guarded: 0 };
@@ -183,6 +186,24 @@ function addLeads(node: ts.Node, index: FileIndex, leads: Set<string>, fresh: Se
     if (name === 'constructor' || leads.has(name)) continue;
     leads.add(name);
     fresh.add(name);
+  }
+}
+
+/** Each `handlers` entry a route of the plan reaches takes that route's verdict (routes to one entry merge: the worse verdict, reasons joined). */
+function judgeHandlerEntries(site: Site, routes: readonly { end: HandlerEnd; verdict: { portability: Portability; reasons: ReasonId[] } }[]): void {
+  const judged = new Set<EntryRoute>();
+  for (const { end, verdict } of routes) {
+    const ref = handlerRef(end);
+    const entry = site.handlers?.find((h) => h.kind === ref.kind && h.name === ref.name && h.file === ref.file && h.line === ref.line);
+    if (!entry) continue;
+    if (!judged.has(entry)) {
+      judged.add(entry);
+      entry.portability = verdict.portability;
+      entry.reasons = verdict.reasons;
+      continue;
+    }
+    entry.reasons = REASON_IDS.filter((id) => entry.reasons.includes(id) || verdict.reasons.includes(id));
+    if (PORTABILITY_RANK[verdict.portability] > PORTABILITY_RANK[entry.portability]) entry.portability = verdict.portability;
   }
 }
 

@@ -73,11 +73,11 @@ describe('analyze: report shape', () => {
       ['src/server.ts', 'refund', [0]],
       ['src/server.ts', 'nudge', [0]],
     ]);
-    // each handler with the analyzer's verdict of its own route; the shape of the route (nudge does not
-    // await the helper) is judged by the port's plan, in the site's verdict above
+    // each handler with the plan's verdict of its own route: nudge does not await the helper; refund is
+    // left because it shares the helper with nudge (they are ported together or not at all)
     expect(site.handlers).toEqual([
-      { kind: 'tool', name: 'refund', file: 'src/server.ts', line: 4, via: site.via, portability: 'auto', reasons: [] },
-      { kind: 'tool', name: 'nudge', file: 'src/server.ts', line: 8, via: site.via, portability: 'auto', reasons: [] },
+      { kind: 'tool', name: 'refund', file: 'src/server.ts', line: 4, via: site.via, portability: 'manual', reasons: ['handler-not-ported'] },
+      { kind: 'tool', name: 'nudge', file: 'src/server.ts', line: 8, via: site.via, portability: 'manual', reasons: ['not-awaited'] },
     ]);
   });
 

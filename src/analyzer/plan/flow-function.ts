@@ -249,7 +249,7 @@ class FunctionPlanner {
           this.visitArguments(e);
           return;
         }
-        this.out.blocking.push({ reason: 'not-carryable', detail: names.length > 0 ? names.join(', ') : e.getText().slice(0, 60) });
+        this.out.blocking.push({ reason: 'not-carryable', detail: names.length > 0 ? names.map((n) => `\`${n}\``).join(', ') : `\`${e.getText().slice(0, 60)}\`` });
         return;
       }
     }

@@ -14,6 +14,7 @@ import type { Portability, Site } from '../model.js';
 import type { Project } from '../project.js';
 import type { Route } from '../reach.js';
 import { REASONS, type ReasonId } from '../reasons.js';
+import { classifyRoute } from '../classify.js';
 import { describeAsk } from './asks.js';
 import { awaitedCallback, awaitedPosition } from './awaited.js';
 import { FileEmitter } from './emit.js';
@@ -37,11 +38,22 @@ export interface PlanInput {
   routes: readonly Route[];
 }
 
+export interface Verdict {
+  portability: Portability;
+  reasons: ReasonId[];
+}
+
 export interface PlanResult {
   /** Files the plan changes or marks, by relative path. */
   plans: FilePlan[];
   /** The verdict of each site, replacing the analyzer's where the plan judged the shape. */
-  verdicts: Map<Site, { portability: Portability; reasons: ReasonId[] }>;
+  verdicts: Map<Site, Verdict>;
+  /**
+   * Per site, the verdict of each handler route the plan judged (the site's `handlers` entries): a
+   * route whose handler the plan refuses carries that route's reasons; a route left only because it
+   * shares a helper with a refused one carries `handler-not-ported`.
+   */
+  routeVerdicts: Map<Site, { end: HandlerRouteEnd; verdict: Verdict }[]>;
 }
 
 /**
@@ -69,7 +81,10 @@ export function buildPlans(inputs: readonly PlanInput[], project: Project, optio
 class PlanBuilder {
   private readonly types;
   private readonly emitters = new Map<FileIndex, FileEmitter>();
-  private readonly verdicts = new Map<Site, { portability: Portability; reasons: ReasonId[] }>();
+  private readonly verdicts = new Map<Site, Verdict>();
+  private readonly routeVerdicts = new Map<Site, { end: HandlerRouteEnd; verdict: Verdict }[]>();
+  /** What a site's marker names for a reason (the variable that cannot be carried). */
+  private readonly details = new Map<Site, Map<ReasonId, string>>();
   private readonly rootsAsked: boolean;
   /** Asks that run once per iteration of a loop on their path (one round each). */
   private readonly looping = new Set<PlanInput>();
@@ -108,11 +123,11 @@ class PlanBuilder {
       // a site no request can reach keeps the analyzer's verdict (analyze() merges only auto/manual ones)
       const own = input.site.portability === 'unportable' || input.site.portability === 'guarded';
       const verdict = (!own && this.verdicts.get(input.site)) || { portability: input.site.portability, reasons: input.site.reasons };
-      if (verdict.portability === 'manual' || verdict.portability === 'unportable') this.emitter(input.file).markSite(input.raw.node, verdict.reasons);
+      if (verdict.portability === 'manual' || verdict.portability === 'unportable') this.emitter(input.file).markSite(input.raw.node, verdict.reasons, this.details.get(input.site));
     }
     const plans = [...this.emitters.values()].map((e) => e.plan()).filter((p): p is FilePlan => p !== undefined);
     plans.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    return { plans, verdicts: this.verdicts };
+    return { plans, verdicts: this.verdicts, routeVerdicts: this.routeVerdicts };
   }
 
   /**
@@ -139,15 +154,47 @@ class PlanBuilder {
 
   private planComponent(units: Unit[]): void {
     const inputs = [...new Set(units.flatMap((u) => [...u.inputs]))];
-    const reasons = new Map<PlanInput, Set<ReasonId>>(inputs.map((i) => [i, new Set()]));
-    const add = (input: PlanInput, reason: ReasonId): void => void reasons.get(input)!.add(reason);
     // already dual-era: the handler is left as it is
     if (inputs.some((i) => i.site.portability === 'guarded')) return;
+    const first = this.attempt(units, inputs);
+    if (first.ok) return this.emit(units, inputs, first.asks, first.edits);
+    // Sites a human must decide need not hold back the others that reach the same handlers: those are
+    // ported, and the refused ones keep their legacy call, when none of them stands in a function the
+    // port changes (there a replayed round would send it again).
+    let refused = inputs.filter((i) => first.reasons.get(i)!.size > 0);
+    for (let fine = inputs.filter((i) => !refused.includes(i)); fine.length > 0; ) {
+      const part = units.map((u) => restrict(u, fine)).filter((u) => u.inputs.size > 0);
+      const next = this.attempt(part, fine);
+      if (next.ok) {
+        const touched = [...next.flows.keys()];
+        if (refused.some((i) => touched.some((fn) => fn.getSourceFile() === i.file.sf && i.raw.node.pos >= fn.pos && i.raw.node.end <= fn.end))) break;
+        this.emit(part, fine, next.asks, next.edits);
+        this.fail(units, refused, first.reasons, first.byUnit);
+        return;
+      }
+      refused = [...refused, ...fine.filter((i) => next.reasons.get(i)!.size > 0)];
+      for (const i of fine) for (const r of next.reasons.get(i)!) first.reasons.get(i)!.add(r);
+      fine = fine.filter((i) => !refused.includes(i));
+    }
+    this.fail(units, inputs, first.reasons, first.byUnit);
+  }
 
+  /** Plans the handlers of `units` for `inputs`: the edits, or why some input cannot be ported. */
+  private attempt(units: Unit[], inputs: readonly PlanInput[]): Attempt {
+    const reasons = new Map<PlanInput, Set<ReasonId>>(inputs.map((i) => [i, new Set()]));
+    // the same, per handler route: what refuses that handler (shown on the site's `handlers` entries)
+    const byUnit = new Map<PlanInput, Map<Unit, Set<ReasonId>>>(inputs.map((i) => [i, new Map()]));
+    const add = (input: PlanInput, reason: ReasonId, unit?: Unit): void => {
+      reasons.get(input)!.add(reason);
+      if (!unit) return;
+      const own = byUnit.get(input)!;
+      if (!own.has(unit)) own.set(unit, new Set());
+      own.get(unit)!.add(reason);
+    };
     for (const input of inputs) {
       for (const r of input.site.reasons) if (!PLAN_OWNED.has(r) && REASONS[r].portability !== 'auto') add(input, r);
     }
-    for (const unit of units) for (const reason of this.registrationProblems(unit)) for (const input of unit.inputs) add(input, reason);
+    for (const unit of units) for (const reason of this.registrationProblems(unit)) for (const input of unit.inputs) add(input, reason, unit);
 
     const flows = new Map<ts.FunctionLikeDeclaration, FlowFunction>();
     const asks = new Map<PlanInput, Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }>();
@@ -160,33 +207,40 @@ class PlanBuilder {
           continue;
         }
         asks.set(input, ask.ask);
-        for (const reason of this.walkRoute(route, input, flows)) add(input, reason);
+        for (const reason of this.walkRoute(route, input, flows)) add(input, reason, unit);
       }
     }
-
-    if (blocked(reasons)) {
-      this.fail(inputs, reasons);
-      return;
-    }
+    if (blocked(reasons)) return { ok: false, reasons, byUnit };
     const edits = this.functionEdits(flows, inputs, asks);
     for (const [flow, e] of edits) {
       if (e.blocking.length === 0) continue;
       for (const unit of units) {
         if (!unit.routes.some(({ route }) => route.end.fn === flow.fn || route.via.some((v) => v.fn === flow.fn))) continue;
-        for (const input of unit.inputs) for (const b of e.blocking) add(input, b.reason);
+        for (const input of unit.inputs) {
+          for (const b of e.blocking) {
+            add(input, b.reason, unit);
+            this.detail(input.site, b.reason, b.detail);
+          }
+        }
       }
     }
-    if (blocked(reasons)) {
-      this.fail(inputs, reasons);
-      return;
-    }
-    this.emit(units, inputs, asks, edits);
+    if (blocked(reasons)) return { ok: false, reasons, byUnit };
+    return { ok: true, flows, asks, edits };
+  }
+
+  private detail(site: Site, reason: ReasonId, detail: string): void {
+    let own = this.details.get(site);
+    if (!own) this.details.set(site, (own = new Map()));
+    const known = own.get(reason);
+    if (!known) own.set(reason, detail);
+    else if (!known.split(', ').includes(detail)) own.set(reason, `${known}, ${detail}`);
   }
 
   /** Why a handler's registration cannot be wrapped. */
   private registrationProblems(unit: Unit): ReasonId[] {
     const reg = unit.registration;
-    if (!reg) return ['unknown-handler-shape'];
+    // a framework registers it (the analyzer says so): that is the whole reason, not an unknown shape
+    if (!reg) return [unit.end.framework ? 'framework-registration' : 'unknown-handler-shape'];
     if (reg.nameArg && hasCall(reg.nameArg)) return ['unknown-handler-shape'];
     const arg = unwrap(reg.handlerArg);
     if (ts.isCallExpression(arg) && !isBind(arg) && !this.wrapperInProject(arg, reg.file)) return ['wrapped-handler'];
@@ -318,20 +372,51 @@ class PlanBuilder {
       const reasons = input.site.reasons.filter((r) => !PLAN_OWNED.has(r));
       if (this.looping.has(input)) reasons.push('in-loop');
       this.verdicts.set(input.site, { portability: 'auto', reasons: ordered(reasons) });
+      const loop: ReasonId[] = this.looping.has(input) ? ['in-loop'] : [];
+      this.judgeRoutes(units, input, (route) => ({ portability: 'auto', reasons: ordered([...routeKept(route), ...loop]) }));
       if (reasons.includes('capability-fallback')) this.emitter(input.file).markSite(input.raw.node, ['capability-fallback']);
       if (this.looping.has(input)) this.emitter(input.file).note(input.raw.node, LOOP_NOTE);
     }
   }
 
-  private fail(inputs: readonly PlanInput[], reasons: Map<PlanInput, Set<ReasonId>>): void {
+  private fail(units: Unit[], inputs: readonly PlanInput[], reasons: Map<PlanInput, Set<ReasonId>>, byUnit: Map<PlanInput, Map<Unit, Set<ReasonId>>>): void {
     for (const input of inputs) {
-      const own = reasons.get(input)!;
       const kept = input.site.reasons.filter((r) => !PLAN_OWNED.has(r));
-      const all = new Set<ReasonId>([...kept, ...own]);
-      if (![...all].some((r) => REASONS[r].portability !== 'auto')) all.add('handler-not-ported');
-      this.verdicts.set(input.site, { portability: 'manual', reasons: ordered([...all]) });
+      this.verdicts.set(input.site, { portability: 'manual', reasons: refused(kept, reasons.get(input)!) });
+      this.judgeRoutes(units, input, (route, unit) => ({ portability: 'manual', reasons: refused(routeKept(route), byUnit.get(input)!.get(unit) ?? []) }));
     }
   }
+
+  /** The verdict of each handler route of `input` (one per unit it reaches). */
+  private judgeRoutes(units: Unit[], input: PlanInput, verdictOf: (route: Route, unit: Unit) => Verdict): void {
+    const out: { end: HandlerRouteEnd; verdict: Verdict }[] = [];
+    for (const unit of units) {
+      for (const { route, input: reaching } of unit.routes) if (reaching === input) out.push({ end: route.end, verdict: verdictOf(route, unit) });
+    }
+    this.routeVerdicts.set(input.site, out);
+  }
+}
+
+/** The analyzer's reasons for one route, without those about the shape (the plan judges those). */
+function routeKept(route: Route): ReasonId[] {
+  return classifyRoute(route).reasons.filter((r) => !PLAN_OWNED.has(r));
+}
+
+/** A refused site's (or route's) reasons: its own, and `handler-not-ported` when none of them needs a human (another handler it shares code with does). */
+function refused(kept: readonly ReasonId[], own: Iterable<ReasonId>): ReasonId[] {
+  const all = new Set<ReasonId>([...kept, ...own]);
+  if (![...all].some((r) => REASONS[r].portability !== 'auto')) all.add('handler-not-ported');
+  return ordered([...all]);
+}
+
+type Attempt =
+  | { ok: true; flows: Map<ts.FunctionLikeDeclaration, FlowFunction>; asks: Map<PlanInput, Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }>; edits: Map<FlowFunction, FunctionEdits> }
+  | { ok: false; reasons: Map<PlanInput, Set<ReasonId>>; byUnit: Map<PlanInput, Map<Unit, Set<ReasonId>>> };
+
+/** A unit with only the routes of `inputs`. */
+function restrict(unit: Unit, inputs: readonly PlanInput[]): Unit {
+  const routes = unit.routes.filter((r) => inputs.includes(r.input));
+  return { ...unit, inputs: new Set(routes.map((r) => r.input)), routes };
 }
 
 function blocked(reasons: Map<PlanInput, Set<ReasonId>>): boolean {
