@@ -13,7 +13,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type ts from 'typescript';
 import type { Site } from '../analyzer/model.js';
-import type { FilePlan } from '../analyzer/plan/model.js';
+import { planEdits, type FilePlan } from '../analyzer/plan/model.js';
 import { betweenFiles, findDebris, sweepDebris, sweepStaleAnalysisMirrors, withSignalCleanup } from './cleanup.js';
 import { checkAutoSitesPlanned, markUnhandledSites } from './coverage.js';
 import { loadDefaultDependencies, type PortDependencies, type PortOptions } from './dependencies.js';
@@ -253,10 +253,13 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   for (const abs of trees.keys()) if (!work.get(relOf(abs))?.sites.length) trees.delete(abs);
   // plans are keyed by the path relative to the working directory, as sites are
   const planOf = new Map((plans ?? []).map((p) => [p.file, p]));
+  // a file with no site of its own may still be edited: the handler registered there wraps a helper's ask
+  const planned = (wf: WorkFile): boolean => planEdits(planOf.get(wf.rel)) > 0;
+  for (const wf of work.values()) if (wf.outcome.status === 'unchanged' && planned(wf)) considered.add(wf);
 
   // Stage: place the helpers (per package) before the transform, which needs their import paths; their
   // language and module system follow the package's files the transform sees (helper-plan.ts).
-  const transformed = [...considered].filter((wf) => wf.outcome.status === 'unchanged' && wf.sites.some((s) => s.portability !== 'guarded'));
+  const transformed = [...considered].filter((wf) => wf.outcome.status === 'unchanged' && (wf.sites.some((s) => s.portability !== 'guarded') || planned(wf)));
   const packageHelpers = new Map<string, PackageHelpers>();
   for (const [pkg, files] of groupBy(transformed, (wf) => layout.packageRootOf(wf.abs))) {
     const texts = files.map((wf) => ({ abs: wf.abs, text: wf.working }));
@@ -270,7 +273,7 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     if (wf.outcome.status !== 'unchanged') continue;
     let text = wf.working;
     // all guarded: already dual-era, nothing to do; otherwise the transform sees every site (guarded ones too, to leave them)
-    if (wf.sites.some((s) => s.portability !== 'guarded')) {
+    if (wf.sites.some((s) => s.portability !== 'guarded') || planned(wf)) {
       // a file with no `auto` site may still use the helpers (e.g. roots retired to configuration)
       const helperImport = packageHelpers.get(layout.packageRootOf(wf.abs))!.importFor({ abs: wf.abs, text: wf.working });
       try {

@@ -105,7 +105,8 @@ export function emptyPlan(file: string): FilePlan {
 }
 
 /** Does the plan change any code (markers alone do not need the runtime)? */
-export function planEdits(plan: FilePlan): number {
+export function planEdits(plan: FilePlan | undefined): number {
+  if (!plan) return 0;
   return (
     plan.wraps.length +
     plan.asks.length +
