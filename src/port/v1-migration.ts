@@ -114,8 +114,12 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
       try {
         d.line = d.resolveCurrentLine();
       } catch {
-        // the node was replaced by a later transform: report the line it had, without a comment
-        d.insertComment = false;
+        // the node was replaced by a later transform: an import named by its specifier is found again
+        // (else a second run, with nothing left to replace, writes the comment the first one dropped);
+        // otherwise report the line it had, without a comment
+        const line = importLineOf(d.message, sf.getFullText());
+        if (line !== undefined) d.line = line;
+        else d.insertComment = false;
       }
     }
     let migrated = sf.getFullText();
@@ -141,6 +145,16 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
   } finally {
     scratch.removeSourceFile(sf);
   }
+}
+
+/** The codemod's "Unknown SDK import path: <specifier>." names an import: the 1-based line that imports (or requires) it, when exactly one does. */
+function importLineOf(message: string, text: string): number | undefined {
+  const specifier = /^Unknown SDK import path: (\S+?)\.? Manual migration required\./.exec(message)?.[1];
+  if (!specifier) return undefined;
+  const lines = text.split('\n');
+  const quoted = [`'${specifier}'`, `"${specifier}"`, `\`${specifier}\``];
+  const found = lines.flatMap((l, i) => (quoted.some((q) => l.includes(q)) && /\b(import|from|require)\b/.test(l) ? [i + 1] : []));
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /** What a human must do with a v1-only call the codemod left (its receiver is not provably an McpServer). */

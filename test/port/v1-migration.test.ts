@@ -65,6 +65,28 @@ describe('migrateV1Source', () => {
     expect(twice.source).toBe(once.source);
   });
 
+  it('marks an unknown SDK import path on the first run even when the import merge replaced its node, so a second run changes nothing', () => {
+    // the codemod drops that comment when its node is gone (the merged v2 imports replace the block);
+    // with nothing left to merge, a second run would then write it
+    const source = [
+      `/** A doc comment above the imports: the merge rewrites the block with it. */`,
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';`,
+      `import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';`,
+      `import { z } from 'zod';`,
+      `import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';`,
+      `const server = new McpServer({ name: 's', version: '1' });`,
+      `server.tool('t', { a: z.string() }, async ({ a }) => ({ content: [{ type: 'text', text: String(toJsonSchemaCompat) + a }] }));`,
+      `await server.connect(new StdioServerTransport());`,
+      ``,
+    ].join('\n');
+    const path = join(mini, 'compat.ts');
+    const once = migrateV1Source({ source, path, projectType: 'server' });
+    const lines = once.source.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('import') && l.includes('zod-json-schema-compat'));
+    expect(lines[at - 1]).toMatch(/@mcp-codemod-error Unknown SDK import path: @modelcontextprotocol\/sdk\/server\/zod-json-schema-compat\.js/);
+    expect(migrateV1Source({ source: once.source, path, projectType: 'server' }).source).toBe(once.source);
+  });
+
   it('keeps a byte-order mark', () => {
     const r = migrateV1Source({ source: '\uFEFF' + read('confirm.ts'), path: join(mini, 'confirm.ts'), projectType: 'server' });
     expect(r.source.startsWith('\uFEFFimport')).toBe(true);
