@@ -1,7 +1,7 @@
 /**
  * No silent leftovers, and `auto` is a promise:
- * - every `auto` site of a file is in its plan (an ask the transform rewrites, or a roots request it
- *   retires); one that is not is a failure of the file (`AutoSiteNotPlannedError`), never a marker;
+ * - every `auto` site of a file is in its plan (an ask the transform rewrites, alone or in a batch of
+ *   sibling asks, or a roots request it retires); one that is not is a failure of the file (`AutoSiteNotPlannedError`), never a marker;
  * - every other site (but guarded ones) has a marker above its statement: the plan writes them; a
  *   site whose line survived without one (the plan missed it) gets one per reason here, so `check`
  *   and the summary still count it.
@@ -26,7 +26,8 @@ export class AutoSiteNotPlannedError extends Error {
 /** Throws when an `auto` site of `text` has no ask (or retired roots request) of `plan` at its position. */
 export function checkAutoSitesPlanned(text: string, sites: readonly Site[], plan: FilePlan | null | undefined): void {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const starts = new Set([...(plan?.asks ?? []).map((a) => a.start), ...(plan?.retiredRoots ?? []).map((r) => r.start)]);
+  const batched = (plan?.batches ?? []).flatMap((b) => b.members.map((m) => m.ask.start));
+  const starts = new Set([...(plan?.asks ?? []).map((a) => a.start), ...batched, ...(plan?.retiredRoots ?? []).map((r) => r.start)]);
   const lineStarts = [0];
   for (let i = 0; i < body.length; i++) if (body[i] === '\n') lineStarts.push(i + 1);
   for (const site of sites) {

@@ -36,6 +36,8 @@ export interface E2eFixture {
    * its order of first appearance in the run (`<uuid-1>`, …): a value made again on a later round shows.
    */
   readonly normalize?: 'uuids';
+  /** Calls of the ported accept scenario (asking rounds + the final one), when the fixture pins them: independent asks batched in one round. */
+  readonly acceptRounds?: number;
 }
 
 export const SAMPLED_REPLY: CreateMessageResult = {
@@ -298,6 +300,20 @@ export const FIXTURES: readonly E2eFixture[] = [
     },
     valid: { name: 'Ada', email: 'ada@example.com' },
     invalid: { name: 'A', email: 'not an email' },
+    acceptRounds: 3,
+  },
+  {
+    name: 'profile-siblings',
+    call: { kind: 'tool', name: 'set_profile', arguments: { user: 'ada' } },
+    scenarios: {
+      accept: 'Profile of ada: Lisbon / Platform',
+      decline: 'Profile of ada: unknown / none',
+      cancel: 'Profile of ada: unknown / none',
+      'invalid-then-valid': 'Profile of ada: Lisbon / Platform',
+    },
+    valid: { city: 'Lisbon', team: 'Platform' },
+    invalid: { city: 'L', team: 'P' },
+    acceptRounds: 2,
   },
   {
     name: 'class-tools',

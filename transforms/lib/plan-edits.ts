@@ -56,6 +56,23 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
     edits.push({ start: a.params.end, end: a.end, text: ')' });
   }
 
+  // independent sibling asks: one `Promise.all` before the first `if`, each `await` of a legacy call read from it
+  const typed = /\.[cm]?tsx?$/.test(path);
+  for (const b of plan.batches) {
+    const guard = nodesStartingAt(sf, b.at).find(ts.isIfStatement);
+    if (!guard) mismatch(b.at, 'the first if statement of sibling asks');
+    const elements = b.members.map((m, i) => {
+      const awaited = nodesAt(sf, m.awaited.start, m.awaited.end).find(ts.isAwaitExpression);
+      const call = awaited ? stripWrappers(awaited.expression) : undefined;
+      if (!call || !ts.isCallExpression(call) || call.getStart(sf) !== m.ask.start || call.end !== m.ask.end) mismatch(m.awaited.start, 'an await of a legacy request call');
+      if (!nodesAt(sf, m.condition.start, m.condition.end).some((n) => ts.isExpression(n))) mismatch(m.condition.start, 'the condition of a sibling ask');
+      const params = m.ask.params ? src.slice(m.ask.params.start, m.ask.params.end) : '';
+      edits.push({ start: m.awaited.start, end: m.awaited.end, text: `${b.name}[${i}]${typed ? '!' : ''}` });
+      return `${src.slice(m.condition.start, m.condition.end)} ? ${local(m.ask.runtime)}(${params}) : undefined`;
+    });
+    edits.push({ start: b.at, end: b.at, text: `const ${b.name} = await Promise.all([${elements.join(', ')}])${style.semi}${style.eol}${src.indentAt(b.at)}`, order: OPEN_OUTER });
+  }
+
   for (const m of plan.memos) {
     const nodes = nodesAt(sf, m.start, m.end);
     if (!nodes.some((n) => ts.isExpression(n))) mismatch(m.start, 'an expression to memoize');

@@ -56,6 +56,36 @@ export class FileEmitter {
     this.used.add(ask.runtime);
   }
 
+  /** Independent sibling asks, asked in one round (siblings.ts). */
+  batch(members: readonly { ask: Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }; guard: ts.IfStatement; awaited: ts.AwaitExpression }[]): void {
+    if (members.some((m) => this.asked.has(m.ask.node))) return;
+    const name = this.freshName('answers');
+    this.plan_.batches.push({
+      at: this.at(members[0].guard.getStart()),
+      name,
+      members: members.map((m) => {
+        this.asked.add(m.ask.node);
+        this.used.add(m.ask.runtime);
+        const { node, ...rest } = m.ask;
+        const ask: PlanAsk = { ...rest, ...this.span(node.getStart(), node.end) };
+        if (rest.params) ask.params = this.span(rest.params.start, rest.params.end);
+        return { condition: this.span(m.guard.expression.getStart(), m.guard.expression.end), awaited: this.span(m.awaited.getStart(), m.awaited.end), ask };
+      }),
+    });
+  }
+
+  /** A name no identifier of the file uses, nor an earlier batch. */
+  private freshName(base: string): string {
+    const taken = new Set(this.plan_.batches.map((b) => b.name));
+    const visit = (n: ts.Node): void => {
+      if (ts.isIdentifier(n)) taken.add(n.text);
+      ts.forEachChild(n, visit);
+    };
+    visit(this.file.sf);
+    if (!taken.has(base)) return base;
+    for (let i = 2; ; i++) if (!taken.has(`${base}${i}`)) return `${base}${i}`;
+  }
+
   functionEdits(e: FunctionEdits): void {
     for (const m of e.memos) {
       this.plan_.memos.push({ ...m, ...this.span(m.start, m.end), ...(m.awaitStart !== undefined ? { awaitStart: this.at(m.awaitStart) } : {}) });
@@ -116,6 +146,7 @@ export class FileEmitter {
     const byStart = (a: { start: number }, b: { start: number }): number => a.start - b.start;
     p.wraps.sort(byStart);
     p.asks.sort(byStart);
+    p.batches.sort((a, b) => a.at - b.at);
     p.memos.sort(byStart);
     p.catchGuards.sort((a, b) => a.blockStart - b.blockStart);
     p.finallyGuards.sort((a, b) => a.blockStart - b.blockStart);

@@ -18,6 +18,7 @@ import { classifyRoute } from '../classify.js';
 import { describeAsk } from './asks.js';
 import { awaitedCallback, awaitedPosition } from './awaited.js';
 import { FileEmitter } from './emit.js';
+import { siblingBatches } from './siblings.js';
 import { FlowFunction, type FunctionEdits } from './flow-function.js';
 import type { FilePlan, PlanAsk } from './model.js';
 import { handlerRoutes, hopCalls, registrationOf, registrationReceiver, typeAccess, type HandlerRouteEnd, type RegistrationSeam } from './seams.js';
@@ -364,6 +365,17 @@ class PlanBuilder {
       for (const unit of units) {
         const reg = unit.registration!;
         this.emitter(reg.file).wrap(reg, needsCapabilities ? capabilitySource(reg.call) : undefined);
+      }
+      // independent sibling asks of one function: one round (before their asks are emitted one by one)
+      for (const flow of edits.keys()) {
+        const own = new Map<ts.Node, ts.Expression | undefined>();
+        const byNode = new Map<ts.Node, Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }>();
+        for (const ask of asks.values()) {
+          if (enclosingFunction(ask.node) !== flow.fn || !ts.isCallExpression(ask.node) || ask.runtime === 'urlElicitationRequired') continue;
+          own.set(ask.node, (ask.node as ts.CallExpression).arguments[0]);
+          byNode.set(ask.node, ask);
+        }
+        for (const group of siblingBatches(flow.fn, own)) this.emitter(flow.file).batch(group.map((m) => ({ ask: byNode.get(m.call)!, guard: m.guard, awaited: m.awaited })));
       }
       for (const [input, ask] of asks) this.emitter(input.file).ask(ask);
       for (const [flow, e] of edits) this.emitter(flow.file).functionEdits(e);

@@ -34,6 +34,18 @@ export interface PlanAsk extends Span {
   statementThrow?: boolean;
 }
 
+/**
+ * Independent sibling asks asked in one round (siblings.ts): before the first `if`,
+ * `const <name> = await Promise.all([c1 ? ask1(p1) : undefined, …]);`, and each member's `await` of
+ * its legacy call becomes `<name>[i]!` (`<name>[i]` in JavaScript).
+ */
+export interface PlanBatch {
+  /** Start of the first `if` statement of the group. */
+  at: number;
+  name: string;
+  members: { condition: Span; awaited: Span; ask: PlanAsk }[];
+}
+
 /** `E` → `await once(() => E)`. */
 export interface PlanMemo extends Span {
   /** The thunk must be `async` (E itself awaits). */
@@ -86,6 +98,7 @@ export interface FilePlan {
   file: string;
   wraps: PlanWrap[];
   asks: PlanAsk[];
+  batches: PlanBatch[];
   memos: PlanMemo[];
   catchGuards: PlanCatchGuard[];
   finallyGuards: PlanFinallyGuard[];
@@ -101,7 +114,7 @@ export interface FilePlan {
 }
 
 export function emptyPlan(file: string): FilePlan {
-  return { file, wraps: [], asks: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
+  return { file, wraps: [], asks: [], batches: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
 }
 
 /** Does the plan change any code (markers alone do not need the runtime)? */
@@ -110,6 +123,7 @@ export function planEdits(plan: FilePlan | undefined): number {
   return (
     plan.wraps.length +
     plan.asks.length +
+    plan.batches.length +
     plan.memos.length +
     plan.catchGuards.length +
     plan.finallyGuards.length +
