@@ -1,8 +1,10 @@
 /**
  * Which expressions are effects, judged by what they are (docs/engine.md "What is memoized"):
- * - a call or `new`, a tagged template, an `await` of something that is not an ask, a dynamic `import()`;
+ * - a call or `new`, a tagged template, an `await` of something that is not an ask;
  * - an assignment, `++`/`--` or `delete` whose target is not local data.
- * Not effects: the language's pure built-ins, methods of local data (`items.push(x)`, `name.trim()`)
+ * Not effects: a dynamic `import()` (and its `await`): the module is loaded once per process and
+ * importing it again returns the same namespace, which holds functions and could never be carried;
+ * the language's pure built-ins, methods of local data (`items.push(x)`, `name.trim()`)
  * whose callbacks are not effects either, calls of local functions whose bodies are not, `console.*`
  * (a log line per round is the one repetition the port accepts), reads, operators and literals.
  * "Shallow": the node itself; its children are judged on their own.
@@ -51,7 +53,7 @@ export function isAssignment(node: ts.Node): node is ts.BinaryExpression {
 
 /** Is this node, by itself, an effect inside `scope`'s function? */
 export function isEffect(node: ts.Node, scope: FunctionScope, judge: EffectJudge): boolean {
-  if (ts.isAwaitExpression(node)) return true;
+  if (ts.isAwaitExpression(node)) return !isDynamicImport(node.expression);
   if (ts.isTaggedTemplateExpression(node)) return !isBuiltinPath(memberChain(node.tag), ['String', 'raw'], scope, judge);
   if (ts.isCallExpression(node)) return isEffectfulCall(node, scope, judge);
   if (ts.isNewExpression(node)) {
@@ -69,7 +71,7 @@ export function isEffect(node: ts.Node, scope: FunctionScope, judge: EffectJudge
 }
 
 function isEffectfulCall(call: ts.CallExpression, scope: FunctionScope, judge: EffectJudge): boolean {
-  if (call.expression.kind === ts.SyntaxKind.ImportKeyword) return true;
+  if (isDynamicImport(call)) return false;
   const callee = unwrap(call.expression);
   if (ts.isIdentifier(callee)) {
     const local = scope.localFunction(callee.text);
@@ -89,6 +91,11 @@ function isEffectfulCall(call: ts.CallExpression, scope: FunctionScope, judge: E
     return true;
   }
   return true;
+}
+
+function isDynamicImport(e: ts.Expression): boolean {
+  const call = unwrap(e);
+  return ts.isCallExpression(call) && call.expression.kind === ts.SyntaxKind.ImportKeyword;
 }
 
 function isPureStatic(namespace: string, method: string, scope: FunctionScope, judge: EffectJudge): boolean {
