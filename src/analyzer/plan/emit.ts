@@ -10,6 +10,7 @@ import { statementOf, type FunctionEdits } from './flow-function.js';
 import type { FilePlan, PlanAsk, RuntimeName, Span } from './model.js';
 import { emptyPlan, planEdits } from './model.js';
 import type { RegistrationSeam } from './seams.js';
+import { freshName } from './scope.js';
 
 /** Imports of the runtime the file already has (a partly ported file): reused, never added twice. */
 const FLOW_MODULE = /(^|\/)mrtr-flow(\.[cm]?[jt]s)?$/;
@@ -59,7 +60,7 @@ export class FileEmitter {
   /** Independent sibling asks, asked in one round (siblings.ts). */
   batch(members: readonly { ask: Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }; guard: ts.IfStatement; awaited: ts.AwaitExpression }[]): void {
     if (members.some((m) => this.asked.has(m.ask.node))) return;
-    const name = this.freshName('answers');
+    const name = freshName(this.file.sf, 'answers', this.plan_.batches.map((b) => b.name));
     this.plan_.batches.push({
       at: this.at(members[0].guard.getStart()),
       name,
@@ -72,18 +73,6 @@ export class FileEmitter {
         return { condition: this.span(m.guard.expression.getStart(), m.guard.expression.end), awaited: this.span(m.awaited.getStart(), m.awaited.end), ask };
       }),
     });
-  }
-
-  /** A name no identifier of the file uses, nor an earlier batch. */
-  private freshName(base: string): string {
-    const taken = new Set(this.plan_.batches.map((b) => b.name));
-    const visit = (n: ts.Node): void => {
-      if (ts.isIdentifier(n)) taken.add(n.text);
-      ts.forEachChild(n, visit);
-    };
-    visit(this.file.sf);
-    if (!taken.has(base)) return base;
-    for (let i = 2; ; i++) if (!taken.has(`${base}${i}`)) return `${base}${i}`;
   }
 
   functionEdits(e: FunctionEdits): void {

@@ -14,7 +14,7 @@ import type { ReasonId } from '../reasons.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
 import { isAssignment, isEffect, rootIdentifier, type EffectJudge } from './effects.js';
 import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, Span } from './model.js';
-import { bindingNames, FunctionScope, type InitializerOracle, type Role } from './scope.js';
+import { bindingNames, freshName, FunctionScope, type InitializerOracle, type Role } from './scope.js';
 
 export interface AskPoint {
   node: ts.Node;
@@ -355,14 +355,7 @@ class FunctionPlanner {
 
   /** A name the function does not use yet. */
   private freshName(base: string): string {
-    const used = new Set<string>();
-    const visit = (n: ts.Node): void => {
-      if (ts.isIdentifier(n)) used.add(n.text);
-      ts.forEachChild(n, visit);
-    };
-    visit(this.flow.fn);
-    if (!used.has(base)) return base;
-    for (let i = 2; ; i++) if (!used.has(`${base}${i}`)) return `${base}${i}`;
+    return freshName(this.flow.fn, base);
   }
 
   private makeAsync(): void {

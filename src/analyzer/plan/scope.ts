@@ -184,3 +184,15 @@ export function bindingNames(name: ts.BindingName): string[] {
   for (const el of name.elements) if (!ts.isOmittedExpression(el)) out.push(...bindingNames(el.name));
   return out;
 }
+
+/** `base`, or `base2`, `base3`…: the first that no identifier inside `within` uses, nor any of `taken`. */
+export function freshName(within: ts.Node, base: string, taken: Iterable<string> = []): string {
+  const used = new Set<string>(taken);
+  const visit = (n: ts.Node): void => {
+    if (ts.isIdentifier(n)) used.add(n.text);
+    ts.forEachChild(n, visit);
+  };
+  visit(within);
+  if (!used.has(base)) return base;
+  for (let i = 2; ; i++) if (!used.has(`${base}${i}`)) return `${base}${i}`;
+}
