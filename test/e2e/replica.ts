@@ -95,6 +95,11 @@ const server = createServer((req, res) => {
     res.end();
   });
 });
+// Node closes an idle kept-alive connection after 5 s; on a loaded machine the client's event loop can lag
+// past that and send its next request on a socket the server has just closed (ECONNRESET, seen in
+// probe/e2e-ported). The client closes its idle sockets first when the server keeps them this long.
+server.keepAliveTimeout = 120_000;
+server.headersTimeout = 125_000;
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('replica: no TCP address');
