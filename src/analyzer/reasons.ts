@@ -58,6 +58,10 @@ export const REASONS = {
     portability: 'manual',
     advice: 'A value computed before the ask cannot travel in the sealed requestState (a connection, a handle, a class instance) and is computed asynchronously, so it cannot simply be computed again: compute it after the last answer, or port this handler by hand.',
   },
+  'timer-across-ask': {
+    portability: 'manual',
+    advice: 'A timer is started before the ask (setInterval/setTimeout) and lives across it: between rounds no process holds the call, and the next round may run on another replica, so the timer would fire, or never be cleared, on the replica that started it. Start it after the last answer (a progress heartbeat is not needed while the client holds the question), or port by hand.',
+  },
   'not-async': {
     portability: 'manual',
     advice: 'A function on the way to the ask is not async (a generator, accessor or constructor, or one typed to return a non-Promise) but must await what runs before the ask: make it an async function returning a Promise, then re-run the port.',

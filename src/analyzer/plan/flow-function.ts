@@ -44,6 +44,9 @@ export interface FunctionEdits {
 }
 
 const CAPABILITY_GETTER = 'getClientCapabilities';
+/** The runtime's timer functions (Node, browsers, workers), and the objects they are also read from. */
+const TIMER_STARTS = new Set(['setInterval', 'setTimeout', 'setImmediate']);
+const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self']);
 
 export class FlowFunction {
   readonly askPoints = new Map<ts.Node, AskPoint>();
@@ -238,6 +241,11 @@ class FunctionPlanner {
   }
 
   private take(e: ts.Expression): void {
+    const timer = this.timerStarted(e);
+    if (timer) {
+      this.out.blocking.push({ reason: 'timer-across-ask', detail: `\`${timer}\`` });
+      return;
+    }
     if (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isTaggedTemplateExpression(e) || ts.isAwaitExpression(e)) {
       const carry = this.carry(e);
       const awaits = ts.isAwaitExpression(e) || containsAwait(e);
@@ -254,6 +262,21 @@ class FunctionPlanner {
       }
     }
     this.out.memos.push(this.memoOf(e));
+  }
+
+  /**
+   * The global timer a call starts (`setInterval(…)`, `globalThis.setTimeout(…)`), unless a local shadows it.
+   * A timer started before an ask outlives the round: nothing holds it between rounds, and the next round
+   * may run on another replica, so it would fire, or never be cleared, on the one that started it.
+   */
+  private timerStarted(e: ts.Expression): string | undefined {
+    const call = unwrap(e);
+    if (!ts.isCallExpression(call)) return undefined;
+    const chain = memberChain(call.expression);
+    const name = chain.length === 1 ? chain[0] : chain.length === 2 && GLOBAL_OBJECTS.has(chain[0]) ? chain[1] : undefined;
+    if (name === undefined || !TIMER_STARTS.has(name)) return undefined;
+    if (chain.length === 1 && this.scope.role(name) !== 'nonlocal') return undefined;
+    return chain.join('.');
   }
 
   /** The arguments of a value computed again each round still run before the ask: judge them on their own. */
