@@ -276,7 +276,9 @@ class FunctionPlanner {
     const name = chain.length === 1 ? chain[0] : chain.length === 2 && GLOBAL_OBJECTS.has(chain[0]) ? chain[1] : undefined;
     if (name === undefined || !TIMER_STARTS.has(name)) return undefined;
     if (chain.length === 1 && this.scope.role(name) !== 'nonlocal') return undefined;
-    return chain.join('.');
+    // only a kept handle is held across the ask (to be cleared after it); a timer nobody keeps just fires,
+    // once, as it did in the legacy call (a URL elicitation's simulated callback, a delayed log)
+    return keepsValue(e) ? chain.join('.') : undefined;
   }
 
   /** The arguments of a value computed again each round still run before the ask: judge them on their own. */
@@ -406,6 +408,15 @@ function isAsync(fn: ts.FunctionLikeDeclaration): boolean {
 
 function isPromiseTypeNode(type: ts.TypeNode): boolean {
   return ts.isTypeReferenceNode(type) && /^(Promise|PromiseLike)$/.test(type.typeName.getText());
+}
+
+/** Is an expression's value kept: a variable's initializer, the right side of an assignment, a property's value? */
+function keepsValue(e: ts.Expression): boolean {
+  let node: ts.Node = e;
+  while (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isNonNullExpression(node.parent) || ts.isSatisfiesExpression(node.parent)) node = node.parent;
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.initializer === node;
+  return ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
 }
 
 /** `X.getClientCapabilities()`: becomes the per-request read, never memoized. */
