@@ -151,15 +151,23 @@ export function startReplica(set: PortedSet, name: string, env: Record<string, s
     env: { ...process.env, ...env, E2E_REPLICA: name, E2E_MODULES: JSON.stringify(modules), E2E_EFFECTS_FILE: set.effectsFile },
     stdio: ['pipe', 'pipe', 'pipe'], // stdin is the replica's lifeline to this process
   });
+  return whenListening(child, name, REPLICA_START_TIMEOUT_MS);
+}
+
+/**
+ * A spawned replica, once it prints `LISTENING <port>` (fails if it exits first or takes longer than
+ * `timeoutMs`); the e2e replicas and the ported packages' launcher both speak this line.
+ */
+export function whenListening(child: ChildProcess, name: string, timeoutMs: number): Promise<Replica & { readonly process: ChildProcess }> {
   let stderr = '';
   let stdout = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  return new Promise<Replica>((ready, fail) => {
+  return new Promise((ready, fail) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      fail(new Error(`replica ${name} did not start within ${REPLICA_START_TIMEOUT_MS} ms:\n${stderr}`));
-    }, REPLICA_START_TIMEOUT_MS);
+      fail(new Error(`replica ${name} did not start within ${timeoutMs} ms:\n${stderr}`));
+    }, timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);
       fail(new Error(`replica ${name} exited with ${code} before listening:\n${stderr}`));
@@ -172,6 +180,7 @@ export function startReplica(set: PortedSet, name: string, env: Record<string, s
       const port = Number(match[1]);
       ready({
         name,
+        process: child,
         url: (mount) => `http://127.0.0.1:${port}/${mount}`,
         stderr: () => stderr,
         stop: async () => {

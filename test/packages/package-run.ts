@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { makeClient, REPO_ROOT, roundRobinFetch, type AnswerScript, type AskCounts, type Replica, type RoutedRequest } from '../e2e/harness.js';
+import { makeClient, REPO_ROOT, roundRobinFetch, whenListening, type AnswerScript, type AskCounts, type Replica, type RoutedRequest } from '../e2e/harness.js';
 
 const CLI = join(REPO_ROOT, 'src/cli/main.ts');
 /** tsx's loader by URL: the CLI and TypeScript replicas run from folders with no node_modules of their own. */
@@ -109,37 +109,7 @@ export function startPackageReplica(name: string, options: PackageReplicaOptions
     },
     stdio: ['pipe', 'pipe', 'pipe'], // stdin is the replica's lifeline to this process
   });
-  let stderr = '';
-  let stdout = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  return new Promise<PackageReplica>((ready, fail) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`replica ${name} did not start within ${REPLICA_START_TIMEOUT_MS} ms:\n${stderr}`));
-    }, REPLICA_START_TIMEOUT_MS);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`replica ${name} exited with ${code} before listening:\n${stderr}`));
-    });
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /LISTENING (\d+)/.exec(stdout);
-      if (match === null) return;
-      clearTimeout(timer);
-      const port = Number(match[1]);
-      ready({
-        name,
-        process: child,
-        url: (mount) => `http://127.0.0.1:${port}/${mount}`,
-        stderr: () => stderr,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          await exited;
-        },
-      });
-    });
-  });
+  return whenListening(child, name, REPLICA_START_TIMEOUT_MS);
 }
 
 /** One JSON line per business event, as the fixture packages write them. */
