@@ -1,29 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyzer/index.js';
-
-/** Scratch folders this file made, removed after its tests. */
-const scratchFolders: string[] = [];
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mrtr-analyzer-'));
-  scratchFolders.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of scratchFolders.splice(0)) {
-    try {
-      rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // one this user cannot remove (made unreadable by a test): left to the system's tmp cleaner
-    }
-  }
-});
+import { tempDir } from '../cli/helpers.js';
 
 /** Writes a small project into a fresh temp folder; returns its root and the absolute paths. */
 function project(files: Record<string, string>): { root: string; paths: string[] } {
-  const root = scratch();
+  const root = tempDir('mrtr-analyzer-');
   const paths: string[] = [];
   for (const [rel, text] of Object.entries(files)) {
     const abs = join(root, rel);
@@ -282,7 +265,7 @@ describe('analyze: dense call graphs', () => {
 
 describe('analyze: texts in memory and shared trees', () => {
   it('analyzes preloaded texts without reading the disk, and hands out every parsed tree once', () => {
-    const root = scratch();
+    const root = tempDir('mrtr-analyzer-');
     const file = join(root, 'only-in-memory.ts');
     const text = `import { McpServer } from '@modelcontextprotocol/server';\nconst s = new McpServer({ name: 'm', version: '1' });\ns.registerTool('t', {}, async (ctx) => {\n  const a = ${ELICIT};\n  return { content: [] };\n});\n`;
     const trees: string[] = [];
@@ -308,7 +291,7 @@ describe('analyze: bad input', () => {
   });
 
   it('lists a missing file as skipped with a read error', () => {
-    const root = scratch();
+    const root = tempDir('mrtr-analyzer-');
     const { report } = analyze({ cwd: root, files: [resolve(root, 'gone.ts')] });
     expect(report.files).toEqual({ scanned: 1, skipped: [{ file: 'gone.ts', reason: 'read-error: ENOENT' }] });
   });

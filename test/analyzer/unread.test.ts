@@ -3,32 +3,15 @@
  * `check` fails while one remains; UTF-16 announced by a byte-order mark is decoded and analyzed, with
  * positions in UTF-16 code units of the decoded text.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyzer/index.js';
 import { readSource } from '../../src/analyzer/source.js';
 import { checkFails, runCheck } from '../../src/cli/run.js';
 import { collectFindings, UNREAD_FILE_RULE } from '../../src/cli/reporters/findings.js';
 import type { AnalysisReport } from '../../src/analyzer/model.js';
-
-/** Scratch folders this file made, removed after its tests. */
-const scratchFolders: string[] = [];
-function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mrtr-unread-'));
-  scratchFolders.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of scratchFolders.splice(0)) {
-    try {
-      rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // one this user cannot remove (made unreadable by a test): left to the system's tmp cleaner
-    }
-  }
-});
+import { tempDir } from '../cli/helpers.js';
 
 const SERVER = [
   `import { McpServer } from '@modelcontextprotocol/server';`,
@@ -45,7 +28,7 @@ function utf16(text: string, endian: 'le' | 'be', bom: boolean): Buffer {
 }
 
 function tree(files: Record<string, Buffer | string>): { dir: string; paths: string[] } {
-  const dir = scratch();
+  const dir = tempDir('mrtr-unread-');
   const paths: string[] = [];
   for (const [rel, content] of Object.entries(files)) {
     writeFileSync(join(dir, rel), content);

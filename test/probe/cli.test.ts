@@ -4,10 +4,9 @@
  * notice about effects before anything is sent, and `--help` that does not load the MCP client.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { CHECK_IDS, type ProbeReport } from '../../src/probe/model.js';
+import { tempDir } from '../cli/helpers.js';
 import { REPO_ROOT } from '../e2e/harness.js';
 import { startFixtureFleet, type FixtureFleet } from './fixture-hosts.js';
 
@@ -30,12 +30,8 @@ interface Ran {
   order: ('stdout' | 'stderr')[];
 }
 
-/** Every scratch folder a run made; removed after the file's tests. */
-const scratch: string[] = [];
-
 async function probe(...argv: string[]): Promise<Ran> {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'mrtr-probe-cli-'));
-  scratch.push(cwd);
+  const cwd = tempDir('mrtr-probe-cli-');
   const ran: Ran = { cwd, code: 0, stdout: '', stderr: '', order: [] };
   const io: CliIo = {
     cwd: ran.cwd,
@@ -57,7 +53,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fleet?.stop();
-  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('mrtr-port probe', () => {
@@ -156,7 +151,7 @@ describe('mrtr-port probe', () => {
 
 describe('mrtr-port probe --help (spawned)', () => {
   it('prints the probe options and exits 0 without loading the MCP client; a run does load it', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'mrtr-probe-hook-'));
+    const dir = tempDir('mrtr-probe-hook-');
     // a resolve hook that logs every module URL node resolves
     writeFileSync(
       path.join(dir, 'hooks.mjs'),
