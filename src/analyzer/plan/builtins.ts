@@ -43,6 +43,12 @@ export const PURE_STATIC_METHODS: Readonly<Record<string, ReadonlySet<string> | 
 /** `Math.*` is pure but for `Math.random`. */
 export const MATH_IMPURE: ReadonlySet<string> = new Set(['random']);
 
+/** The runtime's timer functions (Node, browsers, workers): each call starts a timer that outlives the call. */
+export const TIMER_STARTS: ReadonlySet<string> = new Set(['setInterval', 'setTimeout', 'setImmediate']);
+
+/** The names the global object goes by (`globalThis.setTimeout(…)`). */
+export const GLOBAL_OBJECTS: ReadonlySet<string> = new Set(['globalThis', 'global', 'window', 'self']);
+
 /** Classes whose construction is deterministic and effect-free (`new Map()`, `new Error(msg)`). `new Date()` without arguments is not. */
 export const PURE_CONSTRUCTORS: ReadonlySet<string> = new Set([
   'Map',

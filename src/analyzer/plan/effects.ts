@@ -109,7 +109,8 @@ function isBuiltinPath(chain: readonly string[], want: readonly string[], scope:
   return chain.length === want.length && chain.every((c, i) => c === want[i]) && !shadowed(chain[0], scope, judge);
 }
 
-function shadowed(name: string, scope: FunctionScope, judge: EffectJudge): boolean {
+/** Is a global's name taken by a local or an import here (`import { setTimeout } from 'node:timers/promises'`)? */
+export function shadowed(name: string, scope: FunctionScope, judge: EffectJudge): boolean {
   return scope.isLocal(name) || judge.imported.has(name);
 }
 

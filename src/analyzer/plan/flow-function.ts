@@ -11,8 +11,9 @@ import ts from '../../typescript.cjs';
 import { enclosingFunction, isFunctionLike, memberChain, outerParent, unwrap } from '../ast.js';
 import type { FileIndex } from '../file-index.js';
 import type { ReasonId } from '../reasons.js';
+import { GLOBAL_OBJECTS, TIMER_STARTS } from './builtins.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
-import { isAssignment, isEffect, rootIdentifier, type EffectJudge } from './effects.js';
+import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
 import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, Span } from './model.js';
 import { bindingNames, freshName, FunctionScope, type InitializerOracle, type Role } from './scope.js';
 
@@ -44,9 +45,6 @@ export interface FunctionEdits {
 }
 
 const CAPABILITY_GETTER = 'getClientCapabilities';
-/** The runtime's timer functions (Node, browsers, workers), and the objects they are also read from. */
-const TIMER_STARTS = new Set(['setInterval', 'setTimeout', 'setImmediate']);
-const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self']);
 
 export class FlowFunction {
   readonly askPoints = new Map<ts.Node, AskPoint>();
@@ -265,8 +263,8 @@ class FunctionPlanner {
   }
 
   /**
-   * The global timer a call starts (`setInterval(…)`, `globalThis.setTimeout(…)`), unless a local shadows it.
-   * A timer started before an ask outlives the round: nothing holds it between rounds, and the next round
+   * The global timer a call starts (`setInterval(…)`, `globalThis.setTimeout(…)`), unless a local or an
+   * import takes the name. A timer started before an ask outlives the round: nothing holds it between rounds, and the next round
    * may run on another replica, so it would fire, or never be cleared, on the one that started it.
    */
   private timerStarted(e: ts.Expression): string | undefined {
@@ -275,9 +273,9 @@ class FunctionPlanner {
     const chain = memberChain(call.expression);
     const name = chain.length === 1 ? chain[0] : chain.length === 2 && GLOBAL_OBJECTS.has(chain[0]) ? chain[1] : undefined;
     if (name === undefined || !TIMER_STARTS.has(name)) return undefined;
-    if (chain.length === 1 && this.scope.role(name) !== 'nonlocal') return undefined;
-    // only a kept handle is held across the ask (to be cleared after it); a timer nobody keeps just fires,
-    // once, as it did in the legacy call (a URL elicitation's simulated callback, a delayed log)
+    if (shadowed(chain[0], this.scope, this.judge)) return undefined;
+    // only a kept handle is held across the ask (to be cleared after it); a timer nobody keeps is judged
+    // like any other call (a URL elicitation's simulated callback, a delayed log)
     return keepsValue(e) ? chain.join('.') : undefined;
   }
 
@@ -412,11 +410,10 @@ function isPromiseTypeNode(type: ts.TypeNode): boolean {
 
 /** Is an expression's value kept: a variable's initializer, the right side of an assignment, a property's value? */
 function keepsValue(e: ts.Expression): boolean {
-  let node: ts.Node = e;
-  while (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isNonNullExpression(node.parent) || ts.isSatisfiesExpression(node.parent)) node = node.parent;
-  const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.initializer === node;
-  return ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+  const outer = outerParent(e);
+  const parent = outer.parent;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.initializer === outer;
+  return isAssignment(parent) && parent.right === outer;
 }
 
 /** `X.getClientCapabilities()`: becomes the per-request read, never memoized. */
