@@ -76,8 +76,11 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
   for (const m of plan.memos) {
     const nodes = nodesAt(sf, m.start, m.end);
     if (!nodes.some((n) => ts.isExpression(n))) mismatch(m.start, 'an expression to memoize');
-    const thunk = `${local('once')}(${m.async ? 'async ' : ''}() => `;
-    const close = `${(m.mutables ?? []).map((name) => `, ${name}`).join('')})`;
+    // names whose narrowing the closure would lose come in as arguments of an arrow around `once`
+    const narrowed = m.narrowed ?? [];
+    const open = narrowed.length > 0 ? `((${narrowed.join(', ')}) => ` : '';
+    const thunk = `${open}${local('once')}(${m.async ? 'async ' : ''}() => `;
+    const close = `${(m.mutables ?? []).map((name) => `, ${name}`).join('')})${narrowed.length > 0 ? `)(${narrowed.join(', ')})` : ''}`;
     if (m.awaitStart !== undefined) {
       const awaited = nodesStartingAt(sf, m.awaitStart).find(ts.isAwaitExpression);
       if (!awaited || awaited.expression.getStart(sf) !== m.start || awaited.end !== m.end) mismatch(m.awaitStart, 'an await of the memoized expression');

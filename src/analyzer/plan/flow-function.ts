@@ -14,6 +14,7 @@ import type { ReasonId } from '../reasons.js';
 import { GLOBAL_OBJECTS, TIMER_STARTS } from './builtins.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
+import { narrowedReads } from './narrowing.js';
 import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, Span } from './model.js';
 import { bindingNames, freshName, FunctionScope, type InitializerOracle, type Role } from './scope.js';
 
@@ -296,6 +297,9 @@ class FunctionPlanner {
     if (awaited) memo.awaitStart = awaited.getStart();
     const mutables = this.mutablesOf(value);
     if (mutables.length > 0) memo.mutables = mutables;
+    const checker = this.context.checker();
+    const narrowed = checker && isTypeScript(this.flow.file) ? narrowedReads(value, checker) : [];
+    if (narrowed.length > 0) memo.narrowed = narrowed;
     return memo;
   }
 
@@ -394,6 +398,11 @@ class FunctionPlanner {
       this.out.asyncAt = keyword.getStart();
     }
   }
+}
+
+/** Types are written only in TypeScript files (a JavaScript file has no narrowing to keep). */
+function isTypeScript(file: FileIndex): boolean {
+  return /\.[cm]?tsx?$/.test(file.rel);
 }
 
 function isLoop(n: ts.Node): boolean {

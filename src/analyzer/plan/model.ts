@@ -56,6 +56,11 @@ export interface PlanMemo extends Span {
   parens: boolean;
   /** Objects E may change in place, restored on replay: `once(() => fill(order), order)`. */
   mutables?: string[];
+  /**
+   * Names E reads whose narrowing a closure would lose (narrowing.ts): handed to the thunk by an arrow
+   * around it, `await ((x) => once(() => f(x)))(x)`.
+   */
+  narrowed?: string[];
 }
 
 /** `catch (e) {` gets `if (isSuspension(e)) throw e;` first. */

@@ -1,0 +1,114 @@
+/**
+ * Narrowing a memo must keep. `E` → `once(() => E)` moves E into a closure, and TypeScript drops the
+ * narrowing of a `let`, `var` or parameter inside a closure when the name is assigned again somewhere:
+ *
+ *   let target = args.name;                 // string | undefined
+ *   if (!target) target = await pick();     // string from here on
+ *   await lookup(target);                   // ok        → await once(() => lookup(target))   // TS2345
+ *   …  target = other;                      // (a later assignment: the closure sees string | undefined)
+ *
+ * Such names are handed to the thunk as arguments of an arrow around `once`, evaluated where the
+ * legacy code read them (so with their narrowed type, which the arrow's parameters take):
+ * `await ((target) => once(() => lookup(target)))(target)`. The thunk's text, and so its site in the
+ * journal, does not change. Decided with the type checker only (without types nothing is narrowed).
+ */
+import ts from '../../typescript.cjs';
+import { isFunctionLike } from '../ast.js';
+
+/** Names read in `value` (outside nested functions) whose narrowed type a closure would lose, in order of first read. */
+export function narrowedReads(value: ts.Expression, checker: ts.TypeChecker): string[] {
+  const out: string[] = [];
+  const written = new Set<string>();
+  const visit = (n: ts.Node): void => {
+    if (isFunctionLike(n)) return; // a closure already in the legacy code: its reads were judged there
+    if (ts.isIdentifier(n)) {
+      if (isWrite(n)) written.add(n.text);
+      else if (!out.includes(n.text) && isRead(n) && losesNarrowing(n, checker)) out.push(n.text);
+      return;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(value);
+  // a name the expression itself assigns must stay the variable: a parameter would take the write
+  return out.filter((name) => !written.has(name));
+}
+
+/** A reference to a reassigned `let`/`var`/parameter whose type here is narrower than its declared type. */
+function losesNarrowing(id: ts.Identifier, checker: ts.TypeChecker): boolean {
+  const symbol = ts.isShorthandPropertyAssignment(id.parent) ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
+  const decl = symbol?.valueDeclaration;
+  if (!symbol || !decl || !isMutableBinding(decl)) return false;
+  const declared = checker.getTypeOfSymbol(symbol);
+  const here = checker.getTypeAtLocation(id);
+  // `let x;` (or `= null`/`= undefined`) evolves its type by assignment: a closure sees an implicit any (TS7005)
+  const evolving = isAutoTyped(decl) && !!(declared.flags & ts.TypeFlags.Any) && !(here.flags & ts.TypeFlags.Any);
+  if (!evolving && checker.isTypeAssignableTo(declared, here)) return false;
+  return isReassigned(symbol, decl, checker);
+}
+
+function isAutoTyped(decl: ts.Declaration): boolean {
+  if (!ts.isVariableDeclaration(decl) || decl.type || !ts.isIdentifier(decl.name)) return false;
+  const init = decl.initializer;
+  return !init || init.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(init) && init.text === 'undefined');
+}
+
+function isMutableBinding(decl: ts.Declaration): boolean {
+  let d: ts.Node = decl;
+  while (ts.isBindingElement(d)) d = d.parent.parent; // `{ a } = …`, `[a] = …`: the declaration around the pattern
+  if (ts.isParameter(d)) return true;
+  if (!ts.isVariableDeclaration(d)) return false;
+  return !(ts.getCombinedNodeFlags(d) & ts.NodeFlags.Const);
+}
+
+/** Is the binding written anywhere after its declaration (an assignment, `++`/`--`, a `for…of` target)? */
+function isReassigned(symbol: ts.Symbol, decl: ts.Declaration, checker: ts.TypeChecker): boolean {
+  const scope = declaringScope(decl);
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (ts.isIdentifier(n) && n.text === symbol.name && isWrite(n) && checker.getSymbolAtLocation(n) === symbol) {
+      found = true;
+      return;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(scope);
+  return found;
+}
+
+function declaringScope(decl: ts.Node): ts.Node {
+  for (let n = decl.parent; n; n = n.parent) if (isFunctionLike(n) || ts.isSourceFile(n)) return n;
+  return decl.getSourceFile();
+}
+
+/** Is the identifier written here: the target of an assignment (also inside a destructuring), `++`/`--`, a `for…in/of` target? */
+function isWrite(id: ts.Identifier): boolean {
+  let n: ts.Node = id;
+  let p = n.parent;
+  while (ts.isParenthesizedExpression(p) || ts.isNonNullExpression(p) || ts.isAsExpression(p) || ts.isSatisfiesExpression(p)) {
+    n = p;
+    p = p.parent;
+  }
+  if (ts.isBinaryExpression(p) && p.left === n && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return true;
+  if ((ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken)) return true;
+  if ((ts.isForOfStatement(p) || ts.isForInStatement(p)) && p.initializer === n) return true;
+  // `[a, b] = …`, `({ a } = …)`: an element of a literal that is an assignment's target
+  if (ts.isShorthandPropertyAssignment(p) || ts.isArrayLiteralExpression(p) || (ts.isPropertyAssignment(p) && p.initializer === n) || ts.isSpreadElement(p) || ts.isSpreadAssignment(p)) {
+    let lit: ts.Node = ts.isArrayLiteralExpression(p) ? p : p.parent;
+    while (ts.isObjectLiteralExpression(lit.parent) || ts.isArrayLiteralExpression(lit.parent) || ts.isPropertyAssignment(lit.parent) || ts.isSpreadElement(lit.parent)) lit = lit.parent;
+    const target = lit.parent;
+    return !!target && ts.isBinaryExpression(target) && target.left === lit && target.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+  }
+  return false;
+}
+
+/** A value read of the name (not a property name, a key, a declaration's name or a label). */
+function isRead(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if (ts.isPropertyAccessExpression(p) && p.name === id) return false;
+  if (ts.isQualifiedName(p) || ts.isTypeReferenceNode(p) || ts.isTypeQueryNode(p)) return false;
+  if ((ts.isPropertyAssignment(p) || ts.isBindingElement(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p)) && p.name === id) return false;
+  if (ts.isVariableDeclaration(p) && p.name === id) return false;
+  if (ts.isLabeledStatement(p) || ts.isBreakOrContinueStatement(p)) return false;
+  return true;
+}
