@@ -17,10 +17,10 @@ import { formatDisagreements, formatTable, formatTypecheck, total } from './lib/
 
 const LABELS = fileURLToPath(new URL('./labels/', import.meta.url));
 const SCRATCH = process.env.MRTR_CORPUS_SCRATCH ?? '/tmp/mrtr-corpus';
-const USAGE = 'usage: npm run corpus -- [--repo <owner/name|part>]... [--dev | --all] [--json] [--out <file>] [--keep] [--verify] [--typecheck]';
+const USAGE = 'usage: npm run corpus -- [--repo <owner/name|part>]... [--dev | --all | --held-out] [--json] [--out <file>] [--keep] [--verify] [--typecheck]';
 
 function parseArgs(argv) {
-  const opts = { repos: [], dev: false, all: false, json: false, out: null, keep: false, verify: false, typecheck: false };
+  const opts = { repos: [], dev: false, all: false, heldOut: false, json: false, out: null, keep: false, verify: false, typecheck: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--repo') {
@@ -31,6 +31,7 @@ function parseArgs(argv) {
       opts.out = argv[++i];
     } else if (a === '--dev') opts.dev = true;
     else if (a === '--all') opts.all = true;
+    else if (a === '--held-out') opts.heldOut = true;
     else if (a === '--json') opts.json = true;
     else if (a === '--keep') opts.keep = true;
     else if (a === '--verify') opts.verify = true;
@@ -49,6 +50,7 @@ function selectRepos(repos, opts) {
     if (picked.length === 0) throw new ManifestError(`no labelled repository matches ${opts.repos.join(', ')}`);
     return picked;
   }
+  if (opts.heldOut) return repos.filter((r) => r.heldOut);
   return repos.filter((r) => opts.all || r.dev === opts.dev);
 }
 
@@ -113,19 +115,22 @@ function main() {
       note(`${repo.tree}: skipped: ${skip}`);
       continue;
     }
-    scores.push({ ...scoreRepo(repo, run), author: repo.author, commit: repo.commit, typecheck: run.typecheck ?? null });
+    scores.push({ ...scoreRepo(repo, run), author: repo.author, commit: repo.commit, heldOut: repo.heldOut, typecheck: run.typecheck ?? null });
     if (!opts.keep) rmSync(run.base, { recursive: true, force: true });
   }
   const corpus = scores.filter((s) => !s.dev);
   const dev = scores.filter((s) => s.dev);
-  const totals = { corpus: total(corpus, `total corpus (${corpus.length} repos)`), dev: total(dev, `total dev (${dev.length} trees)`) };
+  // The held-out repositories are part of the corpus; their own total shows how the tool does on
+  // servers nobody tuned it on.
+  const heldOut = corpus.filter((s) => s.heldOut);
+  const totals = { corpus: total(corpus, `total corpus (${corpus.length} repos)`), heldOut: total(heldOut, `total held out (${heldOut.length} repos)`), dev: total(dev, `total dev (${dev.length} trees)`) };
   const machine = JSON.stringify({ tool: 'mrtr-port-corpus', version: 1, scores, totals, skipped }, null, 2);
   if (opts.out) writeFileSync(opts.out, `${machine}\n`);
   if (opts.json) {
     console.log(machine);
     return;
   }
-  const rows = [...corpus, ...(corpus.length ? [null, totals.corpus] : []), ...(dev.length ? [null, ...dev, null, totals.dev] : [])];
+  const rows = [...corpus, ...(corpus.length ? [null, totals.corpus] : []), ...(heldOut.length ? [totals.heldOut] : []), ...(dev.length ? [null, ...dev, null, totals.dev] : [])];
   console.log(formatTable(rows));
   for (const s of skipped) console.log(`skipped ${s.repo}: ${s.why}`);
   if (opts.typecheck) console.log(`\nType check and start (--typecheck):\n${scores.map(formatTypecheck).join('\n')}`);

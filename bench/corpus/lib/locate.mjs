@@ -63,7 +63,8 @@ function regions(oldLines, newLines) {
 
 /**
  * For each site ({ line, form }) of one file: { status: 'ported'|'marked'|'kept'|'unresolved',
- * newLine (1-based, null when ported), marker }. `unresolved`: no legacy token on or next to the labelled line to follow.
+ * newLine (1-based, null when ported), marker }. `unresolved`: no legacy token on or next to the labelled line to follow
+ * (an `alias` site follows its own callee instead: `fn(` of `await fn(params)`).
  */
 export function locateSites(oldText, newText, sites) {
   const oldLines = oldText.split('\n');
@@ -96,8 +97,40 @@ function placeOne(site, oldLines, newLines, regs) {
   const newOcc = occurrences(newLines, reg.nFrom, reg.nTo);
   const mine = oldOcc.findIndex((o) => o.line === at && (!want || o.cls === want));
   const near = mine >= 0 ? mine : oldOcc.findIndex((o) => Math.abs(o.line - at) <= 1 && (!want || o.cls === want));
-  if (near < 0) return { status: 'unresolved', newLine: reg.nFrom, marker: null };
+  if (near < 0) return site.form === 'alias' ? placeAlias(oldLines[at], at, oldLines, newLines, reg) : { status: 'unresolved', newLine: reg.nFrom, marker: null };
+  return follow(oldOcc, newOcc, near);
+}
+
+/** Kept at its new line when the aligned legacy occurrence is still there, else ported. */
+function follow(oldOcc, newOcc, near) {
   const pairs = alignByName(oldOcc, newOcc);
   if (!pairs.has(near)) return { status: 'ported', newLine: null, marker: null };
   return { status: 'kept', newLine: newOcc[pairs.get(near)].line, marker: null };
 }
+
+// The callee of a call through a variable holding the ask (`form: "alias"`): `await fn(…)`,
+// `yield* client["sampling/createMessage"](…)`, `fn.call(server, …)`. The awaited or yielded call
+// is preferred; otherwise the line's first call.
+const AWAITED_CALLEE = /(?:\bawait|\byield\s*\*?)\s+([\w$][\w$.]*(?:\[\s*(['"`])[^'"`]*\2\s*\])?)\s*(?:\.\s*(?:call|apply))?\s*\(/;
+const ANY_CALLEE = /(?<![\w$.])((?!(?:if|for|while|switch|return|function|catch|typeof|await|new)\b)[\w$][\w$.]*(?:\[\s*(['"`])[^'"`]*\2\s*\])?)\s*(?:\.\s*(?:call|apply))?\s*\(/;
+const escapeRe = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * An alias site has no legacy name to follow: follow its own callee instead. Still called in the
+ * new hunk (aligned by order) = kept; gone = ported. No call on the line = unresolved.
+ */
+function placeAlias(line, at, oldLines, newLines, reg) {
+  const callee = (AWAITED_CALLEE.exec(line) ?? ANY_CALLEE.exec(line))?.[1];
+  if (!callee) return { status: 'unresolved', newLine: reg.nFrom, marker: null };
+  const call = new RegExp(`(?<![\\w$.])${escapeRe(callee)}\\s*(?:\\.\\s*(?:call|apply))?\\s*\\(`, 'g');
+  const calls = (lines, from, to) => {
+    const out = [];
+    for (let i = from; i < to; i++) out.push(...Array.from(lines[i].matchAll(call), () => ({ line: i, cls: callee })));
+    return out;
+  };
+  const oldOcc = calls(oldLines, reg.oFrom, reg.oTo);
+  const mine = oldOcc.findIndex((o) => o.line === at);
+  if (mine < 0) return { status: 'unresolved', newLine: reg.nFrom, marker: null };
+  return follow(oldOcc, calls(newLines, reg.nFrom, reg.nTo), mine);
+}
+

@@ -37,6 +37,7 @@ function checkRepo(raw, file) {
   need(typeof raw.commit === 'string' && /^[0-9a-f]{40}$/.test(raw.commit), 'commit', 'must be 40 hex digits');
   need(raw.tree === undefined || (typeof raw.tree === 'string' && raw.tree.length > 0), 'tree', 'must be a non-empty name');
   need(raw.include === undefined || (Array.isArray(raw.include) && raw.include.every((p) => typeof p === 'string')), 'include', 'must be a list of paths');
+  need(raw.heldOut === undefined || typeof raw.heldOut === 'boolean', 'heldOut', 'must be true or false');
   need(Array.isArray(raw.sites), 'sites', 'must be a list');
   const sites = raw.sites.map((s, i) => {
     const f = (name) => `sites[${i}]${s?.id ? ` (${s.id})` : ''}.${name}`;
@@ -62,6 +63,8 @@ function checkRepo(raw, file) {
     commit: raw.commit,
     include: raw.include ?? [],
     dev: raw.dev === true,
+    // Labelled before the tool first ran on it, and not used to tune the tool: scored on its own too.
+    heldOut: raw.heldOut === true,
     notes: raw.notes ?? '',
     sites,
   };

@@ -46,8 +46,29 @@ test('a marker belongs to the nearest kept site below it, and reaches at most 25
   assert.equal(locateSites(before, before, [{ line: 32, form: 'listRoots' }])[0].status, 'kept');
 });
 
-test('a labelled line with no legacy member call in a changed hunk is unresolved', () => {
+test('an alias site (a call through a variable holding the ask) is ported when its callee is no longer called', () => {
+  // gel-mcp-server's shape: fn is a bound elicitInput; the port rewrites `await fn(params)`.
+  const before = lines('const fn = getElicitInputFunction(server);', 'try {', '  return await fn(params);', '} catch {}');
+  const after = lines('const fn = getElicitInputFunction(server);', 'try {', '  return await elicit(params);', '} catch {}');
+  assert.deepEqual(locateSites(before, after, [{ line: 3, form: 'alias' }]), [{ status: 'ported', newLine: null, marker: null }]);
+});
+
+test('an alias site still called after the port is kept, and its marker marks it', () => {
   const before = lines('a', 'const r = await fn(params);', 'b');
-  const after = lines('a', 'const r = await elicit(params);', 'b');
+  const after = lines('a', '// @mrtr-port-todo(indirect-call): decide', 'const r = await fn(params);', 'b');
+  assert.deepEqual(locateSites(before, after, [{ line: 2, form: 'alias' }]), [{ status: 'marked', newLine: 3, marker: 'indirect-call' }]);
+});
+
+test('an alias through an element access or .call follows that callee', () => {
+  const before = lines('x', 'const r = yield* client["sampling/createMessage"](request).pipe(h);', 'y', 'await method.call(server, p);');
+  const after = lines('x', 'const r = yield* client["sampling/createMessage"](request).pipe(h); // unchanged call', 'z', 'await sample(p);');
+  const [effect, call] = locateSites(before, after, [{ line: 2, form: 'alias' }, { line: 4, form: 'alias' }]);
+  assert.equal(effect.status, 'kept');
+  assert.equal(call.status, 'ported');
+});
+
+test('a labelled line with no call at all in a changed hunk is unresolved', () => {
+  const before = lines('a', 'const handler = fn;', 'b');
+  const after = lines('a', 'const handler = other;', 'b');
   assert.equal(locateSites(before, after, [{ line: 2, form: 'alias' }])[0].status, 'unresolved');
 });

@@ -36,7 +36,23 @@ test('a valid file loads, defaults filled in', () => {
     assert.equal(repo.tree, 'o/r');
     assert.equal(repo.sites[0].test, false);
     assert.deepEqual(repo.include, []);
+    assert.equal(repo.heldOut, false);
   });
+});
+
+test('heldOut: true is kept; a value other than a boolean is refused', () => {
+  withLabels({ 'o+r.json': { repo: 'o/r', commit: COMMIT, heldOut: true, sites: [site()] } }, (dir) => {
+    assert.equal(loadManifest(dir)[0].heldOut, true);
+  });
+  withLabels({ 'o+r.json': { repo: 'o/r', commit: COMMIT, heldOut: 'yes', sites: [site()] } }, (dir) => {
+    assert.throws(() => loadManifest(dir), (e) => e instanceof ManifestError && /o\+r\.json: heldOut must be true or false/.test(e.message));
+  });
+});
+
+test('the held-out labels load: at least 12 repositories, none a dev tree', () => {
+  const held = loadManifest(fileURLToPath(new URL('../labels/', import.meta.url))).filter((r) => r.heldOut);
+  assert.ok(held.length >= 12, `${held.length} held-out repositories`);
+  assert.ok(held.every((r) => !r.dev));
 });
 
 for (const [what, body, message] of [
