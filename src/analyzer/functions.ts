@@ -42,12 +42,20 @@ export function calledFunction(callee: ts.Expression, file: FileIndex, project: 
 
 /** The function a declaration binds: `function f`, `const f = () => …` / `function () {}`. */
 function functionOf(b: Binding): ts.FunctionLikeDeclaration | undefined {
-  if (ts.isFunctionDeclaration(b)) return b.body ? b : undefined;
+  if (ts.isFunctionDeclaration(b)) return b.body ? b : implementationOf(b);
   if (ts.isVariableDeclaration(b) && b.initializer) {
     const init = unwrap(b.initializer);
     if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return init;
   }
   return undefined;
+}
+
+/** An overload signature (`function f(a: string): T;`) stands for the declaration of `f` with the body. */
+function implementationOf(signature: ts.FunctionDeclaration): ts.FunctionDeclaration | undefined {
+  const name = signature.name?.text;
+  const holder = signature.parent;
+  if (!name || !(ts.isSourceFile(holder) || ts.isBlock(holder) || ts.isModuleBlock(holder))) return undefined;
+  return holder.statements.find((st): st is ts.FunctionDeclaration => ts.isFunctionDeclaration(st) && st.body !== undefined && st.name?.text === name);
 }
 
 /** A top-level variable, function or class of a file, by name. */

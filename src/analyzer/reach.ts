@@ -92,6 +92,8 @@ interface Walk {
   nameFromTable?: string;
   /** Arguments given to the repo functions a callback was forwarded through, by parameter (to name handlers). */
   paramArgs?: ReadonlyMap<ts.ParameterDeclaration, ts.Expression>;
+  /** The call a callback was forwarded in by, per repo function entered: its return flows back there only. */
+  returnsTo?: ReadonlyMap<ts.FunctionLikeDeclaration, Ref>;
 }
 
 const MAX_DEPTH = 12;
@@ -185,7 +187,7 @@ export class Reach {
       // that registers it): followed to where that function uses its parameter
       const forwarded = ts.isCallExpression(holder) ? this.forwardedInto(holder, outerParent(fn), file, w) : undefined;
       if (forwarded) {
-        for (const ref of forwarded.refs) this.fromReference(ref, fn, file, forwarded.name, { ...w, seen, paramArgs: forwarded.paramArgs }, out);
+        for (const ref of forwarded.refs) this.fromReference(ref, fn, file, forwarded.name, { ...w, seen, paramArgs: forwarded.paramArgs, returnsTo: forwarded.returnsTo }, out);
         if (forwarded.refs.length > 0) return;
       }
       const index = (holder.arguments ?? []).findIndex((a) => outerParent(a) === outerParent(fn));
@@ -322,7 +324,7 @@ export class Reach {
       }
       const forwarded = this.forwardedInto(p, r, ref.file, w);
       if (forwarded && forwarded.refs.length > 0) {
-        for (const fref of forwarded.refs) this.fromReference(fref, fn, fnFile, name, { ...w, paramArgs: forwarded.paramArgs }, out);
+        for (const fref of forwarded.refs) this.fromReference(fref, fn, fnFile, name, { ...w, paramArgs: forwarded.paramArgs, returnsTo: forwarded.returnsTo }, out);
         return;
       }
       this.walkOutOf(p, ref.file, { ...w, via: [...w.via, helper], reasons: [...w.reasons, 'nested-callback'] }, out);
@@ -346,7 +348,7 @@ export class Reach {
     for (const mref of mapped) this.fromReference(mref, fn, fnFile, name, w, out);
     if (mapped.length > 0 || this.budget-- <= 0) return;
     // held in a const, or returned by a function: followed to where that value is used
-    for (const vref of this.valueFlow(r, ref.file)) this.fromReference(vref, fn, fnFile, name, { ...w, nameFromTable: w.nameFromTable ?? ref.tableKey }, out);
+    for (const vref of this.valueFlow(r, ref.file, w.returnsTo)) this.fromReference(vref, fn, fnFile, name, { ...w, nameFromTable: w.nameFromTable ?? ref.tableKey }, out);
   }
 
   /**
@@ -354,7 +356,7 @@ export class Reach {
    * holding it (`const handler = tools[name]`), the calls of a named function returning it
    * (`getToolHandler(name)`), through `??`, `||` and conditionals around it.
    */
-  private valueFlow(value: ts.Node, file: FileIndex): Ref[] {
+  private valueFlow(value: ts.Node, file: FileIndex, returnsTo?: Walk['returnsTo']): Ref[] {
     let v = outerParent(value);
     for (let p = v.parent; p; p = v.parent) {
       if (ts.isConditionalExpression(p) && p.condition !== v) v = outerParent(p);
@@ -369,6 +371,9 @@ export class Reach {
       return (file.identRefs.get(local) ?? []).filter((id) => resolveBinding(id, local) === p).map((node) => ({ file, node }));
     }
     const returning = ts.isReturnStatement(p) ? enclosingFunction(p) : ts.isArrowFunction(p) && p.body === v ? p : undefined;
+    // a repo function the value was forwarded into returns it to the call that passed it, not to every caller
+    const back = returning ? returnsTo?.get(returning) : undefined;
+    if (back) return [back];
     const returnedName = returning ? functionName(returning) : undefined;
     if (!returning || !returnedName) return [];
     const calls: Ref[] = [];
@@ -384,21 +389,25 @@ export class Reach {
    * A function passed as an argument of a call to a repo function: the uses of the parameter it
    * lands in, inside that function (where it is registered, called, or passed further on).
    */
-  private forwardedInto(call: ts.CallExpression, arg: ts.Node, file: FileIndex, w: Walk): { refs: Ref[]; name: string; paramArgs: Map<ts.ParameterDeclaration, ts.Expression> } | undefined {
+  private forwardedInto(call: ts.CallExpression, arg: ts.Node, file: FileIndex, w: Walk): { refs: Ref[]; name: string; paramArgs: Map<ts.ParameterDeclaration, ts.Expression>; returnsTo: Map<ts.FunctionLikeDeclaration, Ref> } | undefined {
     const index = call.arguments.findIndex((a) => outerParent(a) === outerParent(arg));
     if (index < 0 || entryForArgument(arg)) return undefined;
     const target = calledFunction(call.expression, file, this.project);
-    const param = target?.fn.parameters[index];
-    if (!target || !param || !ts.isIdentifier(param.name) || param.dotDotDotToken) return undefined;
+    if (!target) return undefined;
+    const params = target.fn.parameters;
+    const rest = params.findIndex((p) => p.dotDotDotToken);
+    const param = rest >= 0 && index >= rest ? params[rest] : params[index];
+    if (!param || !ts.isIdentifier(param.name)) return undefined;
     const paramArgs = new Map(w.paramArgs);
-    target.fn.parameters.forEach((p, i) => {
-      if (call.arguments[i]) paramArgs.set(p, call.arguments[i]);
+    params.forEach((p, i) => {
+      if (call.arguments[i] && !p.dotDotDotToken) paramArgs.set(p, call.arguments[i]);
     });
     const paramName = param.name.text;
-    const refs = (target.file.identRefs.get(paramName) ?? [])
-      .filter((id) => isInside(id, target.fn) && resolveBinding(id, paramName) === param)
-      .map((node) => ({ file: target.file, node }));
-    return { refs, name: paramName, paramArgs };
+    const uses = (target.file.identRefs.get(paramName) ?? []).filter((id) => isInside(id, target.fn) && resolveBinding(id, paramName) === param);
+    // an argument gathered into a rest parameter is used where that element is taken out of it
+    const nodes = param.dotDotDotToken ? uses.flatMap((id) => restElementRead(id, index - rest, index === call.arguments.length - 1) ?? []) : uses;
+    const returnsTo = new Map(w.returnsTo).set(target.fn, { file, node: call });
+    return { refs: nodes.map((node) => ({ file: target.file, node })), name: paramName, paramArgs, returnsTo };
   }
 
   /** `M.get(key)` uses of a `const M = new Map([[key, value], …])` holding `value` under a literal key. */
@@ -757,5 +766,28 @@ function isInside(node: ts.Node, outer: ts.Node): boolean {
   if (node.pos < outer.pos || node.end > outer.end) return false;
   for (let n: ts.Node | undefined = node; n; n = n.parent) if (n === outer) return true;
   return false;
+}
+
+/**
+ * The read of one element of a rest parameter `rest` at `use`: `rest[k]` and `rest.at(k)` for its
+ * position `k`, and for the last argument `rest.pop()`, `rest.at(-1)`, `rest[rest.length - 1]`.
+ */
+function restElementRead(use: ts.Node, position: number, last: boolean): ts.Node | undefined {
+  const holder = outerParent(use).parent;
+  if (!holder) return undefined;
+  if (ts.isElementAccessExpression(holder) && outerParent(holder.expression) === outerParent(use)) {
+    const at = holder.argumentExpression;
+    if (ts.isNumericLiteral(at)) return Number(at.text) === position ? holder : undefined;
+    const lengthMinusOne = ts.isBinaryExpression(at) && at.operatorToken.kind === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(at.right) && at.right.text === '1' && ts.isPropertyAccessExpression(at.left) && at.left.name.text === 'length';
+    return last && lengthMinusOne ? holder : undefined;
+  }
+  if (!ts.isPropertyAccessExpression(holder) || !holder.parent || !ts.isCallExpression(holder.parent) || holder.parent.expression !== holder) return undefined;
+  const read = holder.parent;
+  if (holder.name.text === 'pop' && read.arguments.length === 0) return last ? read : undefined;
+  if (holder.name.text !== 'at' || read.arguments.length !== 1) return undefined;
+  const k = read.arguments[0];
+  const negativeOne = ts.isPrefixUnaryExpression(k) && k.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(k.operand) && k.operand.text === '1';
+  if (negativeOne) return last ? read : undefined;
+  return ts.isNumericLiteral(k) && Number(k.text) === position ? read : undefined;
 }
 
