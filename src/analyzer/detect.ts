@@ -58,6 +58,8 @@ export function detectSite(call: ts.CallExpression | ts.NewExpression, index: Fi
   const calleeExpr = invoked?.fn ?? call.expression;
   const args = invoked?.args ?? call.arguments;
   let indirect: Indirection | undefined = invoked ? 'call-apply' : undefined;
+  const keyed = specMethodKeyed(calleeExpr);
+  if (keyed && isServerSide(index)) return keyedRequest(call, keyed);
   const written = memberChain(calleeExpr);
   let callee = written;
   let receiverExpr = receiverOf(calleeExpr);
@@ -126,6 +128,31 @@ export function detectSite(call: ts.CallExpression | ts.NewExpression, index: Fi
   if (asMcpReq && role === 'mcpReq') return site(asMcpReq);
   if (role !== undefined || !ts.isCallExpression(call)) return undefined;
   return { undecided: { call, receiver: receiverExpr, needs: asServer ? 'server' : 'mcpReq' } };
+}
+
+/**
+ * `client['sampling/createMessage'](params)`: another library's protocol client keyed by the spec
+ * method (Effect's `McpServerClient` RPC client), in a server-side file: sent as `request` by method,
+ * with the method written as the key, like the spec method as an argument.
+ */
+function specMethodKeyed(callee: ts.Expression): { receiver: ts.Expression; method: string } | undefined {
+  const c = unwrap(callee);
+  if (!ts.isElementAccessExpression(c)) return undefined;
+  const method = stringValue(unwrap(c.argumentExpression));
+  return method !== undefined && isSpecMethod(method) ? { receiver: c.expression, method } : undefined;
+}
+
+function keyedRequest(call: ts.CallExpression, keyed: { receiver: ts.Expression; method: string }): Detection {
+  const match = matchLegacyCall({
+    callee: [...memberChain(keyed.receiver), 'request'],
+    methodLiteral: keyed.method,
+    resultSchemaName: undefined,
+    receiverIsServer: false,
+    bareFromLegacyReceiver: false,
+    serverSideFile: true,
+    receiverRole: 'server',
+  });
+  return match ? { site: { node: call, call, kind: match.kind, form: match.form, stream: false, indirect: 'method-argument' } } : undefined;
 }
 
 /** Raw request methods that may name the spec method as their first argument, and the receiver role that sends it. */
