@@ -7,7 +7,7 @@
 import ts from '../typescript.cjs';
 import { enclosingFunction, functionName, memberChain, outerParent, owningClass, propertyNameText, stringValue, unwrap } from './ast.js';
 import { classifyAssignment, classifyCallbackArgument, decoratedHandler, frameworkRegistration, isHttpMethodExport, type EntryVerdict } from './entries.js';
-import type { FileIndex } from './file-index.js';
+import { INVOKE_METHODS, type FileIndex } from './file-index.js';
 import { isEraGuarded, isUnderCapabilityCheck } from './guards.js';
 import { resolveBinding } from './bindings.js';
 import { calledFunction } from './functions.js';
@@ -301,6 +301,12 @@ export class Reach {
     // `this.handle.bind(this)` stands for the method
     if (r.parent && ts.isPropertyAccessExpression(r.parent) && r.parent.name.text === 'bind' && r.parent.parent && ts.isCallExpression(r.parent.parent)) {
       r = outerParent(r.parent.parent);
+    }
+    // `helper.call(thisArg, …)` / `helper.apply(thisArg, [ … ])` calls the helper like `helper(…)`
+    const invoked = r.parent && ts.isPropertyAccessExpression(r.parent) && INVOKE_METHODS.has(r.parent.name.text) && r.parent.expression === r ? outerParent(r.parent).parent : undefined;
+    if (invoked && ts.isCallExpression(invoked) && outerParent(invoked.expression) === outerParent(r.parent!)) {
+      this.walk(invoked, ref.file, true, invoked.arguments, { ...w, via: [...w.via, { fn, file: fnFile, name, call: invoked }], nameFromTable: ref.tableKey ?? w.nameFromTable }, out);
+      return;
     }
     const p = r.parent;
     if (!p) return;

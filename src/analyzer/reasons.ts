@@ -32,7 +32,7 @@ export const REASONS = {
   },
   'indirect-call': {
     portability: 'manual',
-    advice: 'The request is not made as the SDK\'s own method call: through Function.prototype.call/apply, with the request method passed as an argument (another library\'s protocol layer), or as a hand-built JSON-RPC message on a transport. Call the SDK method directly where a handler awaits it (ctx.mcpReq.elicitInput(params), server.createMessage(params)), then re-run the port, or port by hand.',
+    advice: 'The request is not made as the SDK\'s own method call: through Function.prototype.call/apply on another object than the one the method was read from, with the request method passed as an argument (another library\'s protocol layer), or as a hand-built JSON-RPC message on a transport. Call the SDK method directly where a handler awaits it (ctx.mcpReq.elicitInput(params), server.createMessage(params)), then re-run the port, or port by hand.',
   },
   'task-augmented': {
     portability: 'manual',

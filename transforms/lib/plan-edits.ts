@@ -50,8 +50,8 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
       edits.push({ start: a.start, end: a.end, text: `${local(a.runtime)}()` });
       continue;
     }
-    const first = call!.arguments[0];
-    if (!first || first.getStart(sf) !== a.params.start || first.end !== a.params.end) mismatch(a.params.start, 'the request argument of the legacy call');
+    const kept = askArgumentsOf(call!)[0];
+    if (!kept || kept.getStart(sf) !== a.params.start || kept.end !== a.params.end) mismatch(a.params.start, 'the request argument of the legacy call');
     edits.push({ start: a.start, end: a.params.start, text: `${local(a.runtime)}(` });
     edits.push({ start: a.params.end, end: a.end, text: ')' });
   }
@@ -138,6 +138,17 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
     edits.push({ start: a.at, end: a.at, text: 'async ', order: OPEN_OUTER });
   }
   return edits;
+}
+
+/** The arguments the legacy method receives: the call's, or those after `this` of `.call(owner, …)` / in the list of `.apply(owner, [ … ])`. */
+function askArgumentsOf(call: ts.CallExpression): readonly ts.Expression[] {
+  const head = stripWrappers(call.expression);
+  if (ts.isPropertyAccessExpression(head) && head.name.text === 'call' && call.arguments.length >= 2) return call.arguments.slice(1);
+  if (ts.isPropertyAccessExpression(head) && head.name.text === 'apply' && call.arguments.length === 2) {
+    const list = stripWrappers(call.arguments[1]);
+    if (ts.isArrayLiteralExpression(list)) return list.elements;
+  }
+  return call.arguments;
 }
 
 /** Is `at` the first token of an expression statement? */

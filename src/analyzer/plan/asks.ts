@@ -6,9 +6,14 @@
  *   server.server.listRoots()                             → listRoots()
  *   ctx.mcpReq.send({ method, params }) / sendRequest / request → inputRequest({ method, params })
  *   throw new UrlElicitationRequiredError(list)           → return urlElicitationRequired(list)
+ *   method.call(owner, params, opts) / method.apply(owner, [params]) → elicit(params), when `method`
+ *     was read off `owner` (`owner.elicitInput`, `const method = owner.elicitInput`): the same request
  */
 import ts from '../../typescript.cjs';
+import { memberChain, unwrap } from '../ast.js';
+import { resolveBinding } from '../bindings.js';
 import { findProperty, resolveObjectLiteral, type RawSite } from '../detect.js';
+import { legacyMethodRead } from '../file-index.js';
 import type { AskRuntime, PlanAsk, Span } from './model.js';
 
 export type AskDescription = { ok: true; ask: Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node } } | { ok: false };
@@ -20,11 +25,65 @@ export function describeAsk(site: RawSite): AskDescription {
     return { ok: true, ask: { node: site.node, runtime: 'urlElicitationRequired', params: spanOf(list), statementThrow: true } };
   }
   const call = site.call as ts.CallExpression;
-  const first = call.arguments[0];
+  const args = askArguments(site);
+  if (!args) return { ok: false };
+  const first = args[0];
   const runtime = runtimeOf(site);
   if (runtime === 'listRoots') return { ok: true, ask: { node: call, runtime } };
   if (!first || ts.isSpreadElement(first)) return { ok: false };
   return { ok: true, ask: { node: call, runtime, params: spanOf(first) } };
+}
+
+/**
+ * The arguments the legacy method receives: the call's own, or for `method.call(owner, …)` /
+ * `method.apply(owner, [ … ])` those after `owner`. Undefined for an invocation the port cannot
+ * rewrite as the direct call: `apply` with a list that is not written out, or a method invoked on
+ * another object than the one it was read from (it would ask through another connection).
+ */
+export function askArguments(site: RawSite): readonly ts.Expression[] | undefined {
+  const call = site.call;
+  if (site.indirect !== 'call-apply') return call.arguments ?? [];
+  if (!ts.isCallExpression(call)) return undefined;
+  const head = unwrap(call.expression);
+  if (!ts.isPropertyAccessExpression(head)) return undefined;
+  const thisArg = call.arguments[0];
+  if (!thisArg || ts.isSpreadElement(thisArg) || !invokedOnOwner(head.expression, thisArg)) return undefined;
+  if (head.name.text === 'call') return call.arguments.slice(1);
+  const list = call.arguments[1] ? unwrap(call.arguments[1]) : undefined;
+  return list && ts.isArrayLiteralExpression(list) && call.arguments.length === 2 ? list.elements : undefined;
+}
+
+/** Was the method value `fn` read off `thisArg` (the same variable or member chain, bound the same)? */
+function invokedOnOwner(fn: ts.Expression, thisArg: ts.Expression): boolean {
+  const f = unwrap(fn);
+  let owner: ts.Expression | undefined;
+  if (ts.isPropertyAccessExpression(f)) owner = f.expression;
+  else if (ts.isIdentifier(f)) {
+    const decl = resolveBinding(f, f.text);
+    owner = decl && ts.isVariableDeclaration(decl) && decl.initializer && ts.isIdentifier(decl.name) && constBinding(decl) ? legacyMethodRead(decl.initializer)?.receiver : undefined;
+  }
+  return !!owner && sameReference(owner, thisArg);
+}
+
+function constBinding(decl: ts.VariableDeclaration): boolean {
+  return !!(ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const);
+}
+
+/** Two spellings of one reference: the same member chain from `this` or from one binding, no computed step. */
+function sameReference(a: ts.Expression, b: ts.Expression): boolean {
+  const ca = memberChain(unwrap(a));
+  const cb = memberChain(unwrap(b));
+  if (ca.length === 0 || ca.length !== cb.length || ca.includes('?') || !ca.every((x, i) => x === cb[i])) return false;
+  if (ca[0] === 'this') return true;
+  const ra = rootOf(a);
+  const rb = rootOf(b);
+  return !!ra && !!rb && resolveBinding(ra, ra.text) === resolveBinding(rb, rb.text);
+}
+
+function rootOf(e: ts.Expression): ts.Identifier | undefined {
+  let x = unwrap(e);
+  while (ts.isPropertyAccessExpression(x)) x = unwrap(x.expression);
+  return ts.isIdentifier(x) ? x : undefined;
 }
 
 function runtimeOf(site: RawSite): AskRuntime {

@@ -15,7 +15,7 @@ import type { Project } from '../project.js';
 import type { Route } from '../reach.js';
 import { REASONS, type ReasonId } from '../reasons.js';
 import { classifyRoute } from '../classify.js';
-import { describeAsk } from './asks.js';
+import { askArguments, describeAsk } from './asks.js';
 import { awaitedCallback, awaitedPosition } from './awaited.js';
 import { FileEmitter } from './emit.js';
 import { siblingBatches } from './siblings.js';
@@ -193,7 +193,7 @@ class PlanBuilder {
       own.get(unit)!.add(reason);
     };
     for (const input of inputs) {
-      for (const r of input.site.reasons) if (!PLAN_OWNED.has(r) && REASONS[r].portability !== 'auto') add(input, r);
+      for (const r of input.site.reasons) if (!PLAN_OWNED.has(r) && REASONS[r].portability !== 'auto' && !(r === 'indirect-call' && rewritableInvocation(input.raw))) add(input, r);
     }
     for (const unit of units) for (const reason of this.registrationProblems(unit)) for (const input of unit.inputs) add(input, reason, unit);
 
@@ -204,7 +204,8 @@ class PlanBuilder {
         if (this.isRetiredRoots(input)) continue;
         const ask = describeAsk(input.raw);
         if (!ask.ok) {
-          add(input, 'dynamic-request');
+          // an invocation the port cannot rewrite already has its reason (indirect-call)
+          if (askArguments(input.raw)) add(input, 'dynamic-request');
           continue;
         }
         asks.set(input, ask.ask);
@@ -370,9 +371,9 @@ class PlanBuilder {
       for (const flow of edits.keys()) {
         const own = new Map<ts.Node, ts.Expression | undefined>();
         const byNode = new Map<ts.Node, Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }>();
-        for (const ask of asks.values()) {
+        for (const [input, ask] of asks) {
           if (enclosingFunction(ask.node) !== flow.fn || !ts.isCallExpression(ask.node) || ask.runtime === 'urlElicitationRequired') continue;
-          own.set(ask.node, (ask.node as ts.CallExpression).arguments[0]);
+          own.set(ask.node, keptArgument(input.raw));
           byNode.set(ask.node, ask);
         }
         for (const group of siblingBatches(flow.fn, own)) this.emitter(flow.file).batch(group.map((m) => ({ ask: byNode.get(m.call)!, guard: m.guard, awaited: m.awaited })));
@@ -381,11 +382,13 @@ class PlanBuilder {
       for (const [flow, e] of edits) this.emitter(flow.file).functionEdits(e);
     }
     for (const input of inputs) {
-      const reasons = input.site.reasons.filter((r) => !PLAN_OWNED.has(r));
+      // a method invoked with .call/.apply on its own object was rewritten like the direct call
+      const rewritten = (r: ReasonId): boolean => r === 'indirect-call' && rewritableInvocation(input.raw);
+      const reasons = input.site.reasons.filter((r) => !PLAN_OWNED.has(r) && !rewritten(r));
       if (this.looping.has(input)) reasons.push('in-loop');
       this.verdicts.set(input.site, { portability: 'auto', reasons: ordered(reasons) });
       const loop: ReasonId[] = this.looping.has(input) ? ['in-loop'] : [];
-      this.judgeRoutes(units, input, (route) => ({ portability: 'auto', reasons: ordered([...routeKept(route), ...loop]) }));
+      this.judgeRoutes(units, input, (route) => ({ portability: 'auto', reasons: ordered([...routeKept(route).filter((r) => !rewritten(r)), ...loop]) }));
       if (reasons.includes('capability-fallback')) this.emitter(input.file).markSite(input.raw.node, ['capability-fallback']);
       if (this.looping.has(input)) this.emitter(input.file).note(input.raw.node, LOOP_NOTE);
     }
@@ -456,8 +459,13 @@ function components(units: Unit[], unitsOf: Map<PlanInput, Unit[]>): Unit[][] {
 }
 
 /** The argument an ask keeps: its params (or request object, or URL list). */
-function keptArgument(raw: RawSite): ts.Node | undefined {
-  return raw.call.arguments?.[0];
+function keptArgument(raw: RawSite): ts.Expression | undefined {
+  return askArguments(raw)?.[0];
+}
+
+/** `method.call(owner, params)` / `.apply(owner, [params])` on the object the method was read from: rewritten like the direct call. */
+function rewritableInvocation(raw: RawSite): boolean {
+  return raw.indirect === 'call-apply' && askArguments(raw) !== undefined;
 }
 
 function hasCall(expr: ts.Node): boolean {
