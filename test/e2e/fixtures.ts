@@ -437,17 +437,8 @@ export async function perform(client: Client, call: Call): Promise<Outcome> {
   }
 }
 
-/** The JSON-RPC method and params of a call, for raw manual-mode rounds. */
-export function requestOf(call: Call): { method: 'tools/call' | 'prompts/get' | 'resources/read'; params: Record<string, unknown> } {
-  switch (call.kind) {
-    case 'tool':
-      return { method: 'tools/call', params: { name: call.name, arguments: call.arguments } };
-    case 'prompt':
-      return { method: 'prompts/get', params: { name: call.name, arguments: call.arguments } };
-    case 'resource':
-      return { method: 'resources/read', params: { uri: call.uri } };
-  }
-}
+/** The JSON-RPC method and params of a call, for raw manual-mode rounds: the probe's own (the same call shape). */
+export { requestOf } from '../../src/probe/endpoint.js';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
