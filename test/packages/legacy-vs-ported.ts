@@ -1,14 +1,18 @@
 /**
- * The suite every JavaScript fixture package goes through: ported by the real CLI, its report checked,
- * then two replica processes of the port (plain `node`) against the legacy original (its stdio entry,
- * one process, 2025 era), the same scripted user answering both. Results and the ordered ledger must be
- * equal, random references included (compared by order of first appearance, so one drawn again shows).
+ * The suite every fixture package goes through: ported by the real CLI, its report checked, then two
+ * replica processes of the port (plain `node`) against the legacy original (its stdio entry, one process,
+ * 2025 era), the same scripted user answering both. Results and the ordered ledger must be equal, random
+ * references included (compared by order of first appearance, so one drawn again shows). A TypeScript
+ * package is built by its own tsconfig, legacy and port alike, and both run as built (`dist/`), as its
+ * users run it; the port must type-check there.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comparable, perform, scriptFor, type E2eFixture, type Outcome, type ScenarioName } from '../e2e/fixtures.js';
+import { comparable, MCP_ALLOWED_ROOTS, perform, scriptFor, type E2eFixture, type Outcome, type ScenarioName } from '../e2e/fixtures.js';
+import { REPO_ROOT, type AnswerScript } from '../e2e/harness.js';
+import { startRedis, type RedisServer } from '../runtime/redis-server.js';
 import {
   callRounds,
   copyPackage,
@@ -16,6 +20,7 @@ import {
   portPackage,
   readLedger,
   runLegacyStdio,
+  runNode,
   runOnReplicas,
   startPackageReplica,
   type CliRun,
@@ -27,33 +32,75 @@ import {
 } from './package-run.js';
 
 const STATE_KEYS = 'packages-e2e-shared-key-0123456789abcdef-0123456789';
+const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+
+/** A scenario of one package only: the same scripted answers for both runs (e.g. answers that differ per ask). */
+export interface CustomScenario {
+  /** The call (one of the spec's `calls`, by its `name`). */
+  readonly call: string;
+  readonly name: string;
+  readonly script: () => AnswerScript;
+  /** A text the legacy result must contain (proves the path taken). */
+  readonly text: string;
+}
+
+/** What a test file added with `more` may reach once the package runs. */
+export interface RunningPackage {
+  readonly replicas: readonly PackageReplica[];
+  /** The ledger every replica of the port appends to. */
+  readonly ledger: string;
+  readonly dir: string;
+}
 
 export interface PackageSpec {
   /** Folder under fixtures/packages. */
   readonly name: string;
+  /** The module system the package's code runs as (for TypeScript: what its tsconfig emits). */
   readonly modules: 'esm' | 'cjs';
   /** The module exporting the server factory, and its export name. */
   readonly serverModule: string;
   readonly factory: string;
-  /** The legacy stdio entry (the package's bin). */
+  /** The legacy stdio entry (the package's bin; for TypeScript, its source). */
   readonly stdioEntry: string;
+  /** TypeScript: the package is built with its own tsconfig; the built server module and stdio entry. */
+  readonly built?: { readonly serverModule: string; readonly stdioEntry: string };
   /** The environment variable naming the file the package appends its business events to. */
   readonly ledgerVariable: string;
-  /** Where the helpers must land, and their extension. */
+  /** Where the helpers must land, and (JavaScript) their extension; a TypeScript package gets `.ts`. */
   readonly helperDir: string;
-  readonly helperExtension: '.js' | '.mjs' | '.cjs';
+  readonly helperExtension?: '.js' | '.mjs' | '.cjs';
   /** The files the port must rewrite. */
   readonly portedFiles: readonly string[];
   /** Review markers the port leaves on purpose (`file: reason`); nothing else may be marked. */
   readonly reviewMarkers: readonly string[];
   /** Each tool call with its scenarios (the e2e fixtures' vocabulary, reused). */
   readonly calls: readonly E2eFixture[];
+  readonly custom?: readonly CustomScenario[];
+  /** The next steps the report must give, in order (default: state-keys, claims, host-2026, markers if any). */
+  readonly nextSteps?: readonly string[];
+  /** `redis`: ported with `--claims redis`, the replicas share one real redis-server (claims span them). Default: memory. */
+  readonly claims?: 'redis';
+  /** What the port must do to package.json (default: nothing). */
+  readonly manifest?: { readonly added: Record<string, string>; readonly removed: readonly string[] };
 }
 
 interface Reference {
   readonly outcome: Outcome;
   readonly ledger: LedgerEntry[];
   readonly asks: { elicit: number; sample: number; roots: number };
+}
+
+/** One run both sides make: the call, the answers, and which legacy run it is compared with. */
+interface Comparison {
+  readonly call: E2eFixture;
+  /** The test's name and the kind of check (`custom` compares like accept, asks included). */
+  readonly label: string;
+  readonly scenario: ScenarioName | 'custom';
+  readonly script: () => AnswerScript;
+  /** The key of the legacy run it is compared with, and that run's script. */
+  readonly reference: string;
+  readonly referenceScript: () => AnswerScript;
+  readonly text: string;
 }
 
 function filesUnder(dir: string): string[] {
@@ -69,15 +116,53 @@ function referenceScenario(scenario: ScenarioName): ScenarioName {
   return scenario === 'invalid-then-valid' ? 'accept' : scenario;
 }
 
-export function describePortedPackage(spec: PackageSpec): void {
+function comparisonsOf(spec: PackageSpec): Comparison[] {
+  const standard = spec.calls.flatMap((call) =>
+    (Object.entries(call.scenarios) as [ScenarioName, string][]).map(([scenario, text]): Comparison => {
+      const reference = referenceScenario(scenario);
+      return { call, label: scenario, scenario, script: () => scriptFor(call, scenario), reference: `${call.name}/${reference}`, referenceScript: () => scriptFor(call, reference), text };
+    }),
+  );
+  const custom = (spec.custom ?? []).map((c): Comparison => {
+    const call = spec.calls.find((f) => f.name === c.call);
+    if (call === undefined) throw new Error(`custom scenario ${c.name}: the spec has no call named ${c.call}`);
+    return { call, label: c.name, scenario: 'custom', script: c.script, reference: `${call.name}/${c.name}`, referenceScript: c.script, text: c.text };
+  });
+  return [...standard, ...custom];
+}
+
+/** The helper files the port must write, by stem, sorted. */
+function helperStems(spec: PackageSpec): string[] {
+  return [spec.claims === 'redis' ? 'mrtr-claims-redis' : 'mrtr-claims', 'mrtr-continuation', 'mrtr-flow'];
+}
+
+function callName(call: E2eFixture): string {
+  return call.call.kind === 'resource' ? call.call.uri : call.call.name;
+}
+
+/** `tsc -p .` in a package copy; throws with the compiler's output unless it builds cleanly. */
+async function build(dir: string, what: string): Promise<CliRun> {
+  const run = await runNode(dir, [TSC, '-p', '.']);
+  if (run.exitCode !== 0 && what === 'legacy') throw new Error(`the legacy package does not build:\n${run.stdout}${run.stderr}`);
+  return run;
+}
+
+/**
+ * Registers the package's tests. `more` may add tests of its own that use the running port (given
+ * once the setup is done).
+ */
+export function describePortedPackage(spec: PackageSpec, more?: (running: () => RunningPackage) => void): void {
   let legacy: PackageCopy;
   let ported: PackageCopy;
   let port: CliRun & { report: PortReport };
+  let portedBuild: CliRun | undefined;
   let replicas: PackageReplica[] = [];
   let ledgerDir: string;
   let portedLedger: string;
+  let redis: RedisServer | undefined;
   const references = new Map<string, Reference>();
-  const key = (call: E2eFixture, scenario: ScenarioName): string => `${call.name}/${scenario}`;
+  const comparisons = comparisonsOf(spec);
+  const legacyEntry = spec.built?.stdioEntry ?? spec.stdioEntry;
 
   beforeAll(async () => {
     legacy = copyPackage(spec.name);
@@ -85,93 +170,126 @@ export function describePortedPackage(spec: PackageSpec): void {
     ledgerDir = mkdtempSync(join(tmpdir(), 'mrtr-pkg-ledgers-'));
     portedLedger = emptyFile(join(ledgerDir, 'ported.jsonl'));
     // the legacy references, one stdio process each, run while the CLI ports the other copy
-    const legacyRuns = spec.calls.flatMap((call) =>
-      [...new Set(Object.keys(call.scenarios).map((s) => referenceScenario(s as ScenarioName)))].map(async (scenario) => {
-        const ledger = emptyFile(join(ledgerDir, `legacy-${call.name}-${scenario}.jsonl`));
-        const run = await runLegacyStdio({ dir: legacy.dir, entry: spec.stdioEntry, env: { [spec.ledgerVariable]: ledger } }, scriptFor(call, scenario), (c) => perform(c, call.call));
-        references.set(key(call, scenario), { outcome: run.result, ledger: readLedger(ledger), asks: run.asks });
-      }),
-    );
-    [port] = await Promise.all([portPackage(ported.dir), ...legacyRuns]);
-    if (port.report.summary.failed !== 0) throw new Error(`the port failed: ${port.stdout}`);
-    const env = { MRTR_STATE_KEYS: STATE_KEYS, [spec.ledgerVariable]: portedLedger };
-    const replicaOptions = { serverFile: join(ported.dir, spec.serverModule), factory: spec.factory, modules: spec.modules, env };
-    replicas = await Promise.all([startPackageReplica('A', replicaOptions), startPackageReplica('B', replicaOptions)]);
+    const legacyBuilt = spec.built !== undefined ? build(legacy.dir, 'legacy') : Promise.resolve(undefined);
+    const unique = [...new Map(comparisons.map((c) => [c.reference, c])).values()];
+    const legacyRuns = unique.map(async (c, i) => {
+      await legacyBuilt;
+      const ledger = emptyFile(join(ledgerDir, `legacy-${i}.jsonl`));
+      const run = await runLegacyStdio({ dir: legacy.dir, entry: legacyEntry, env: { [spec.ledgerVariable]: ledger } }, c.referenceScript(), (client) => perform(client, c.call.call));
+      references.set(c.reference, { outcome: run.result, ledger: readLedger(ledger), asks: run.asks });
+    });
+    const claimStore = spec.claims === 'redis' ? startRedis().then((server) => (redis = server)) : Promise.resolve(undefined);
+    const porting = portPackage(ported.dir, spec.claims === 'redis' ? ['--claims', 'redis'] : []).then(async (result) => {
+      if (result.report.summary.failed !== 0) throw new Error(`the port failed: ${result.stdout}`);
+      if (spec.built !== undefined) portedBuild = await build(ported.dir, 'ported');
+      return result;
+    });
+    [port] = await Promise.all([porting, claimStore, ...legacyRuns]);
+    const env = { MRTR_STATE_KEYS: STATE_KEYS, MCP_ALLOWED_ROOTS, [spec.ledgerVariable]: portedLedger, ...(redis !== undefined ? { MRTR_CLAIMS_REDIS_URL: redis.url } : {}) };
+    const replicaOptions = { serverFile: join(ported.dir, spec.built?.serverModule ?? spec.serverModule), factory: spec.factory, modules: spec.modules, env };
+    if (portedBuild === undefined || portedBuild.exitCode === 0) {
+      replicas = await Promise.all([startPackageReplica('A', replicaOptions), startPackageReplica('B', replicaOptions)]);
+    }
   }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
+    await redis?.stop();
     for (const copy of [legacy, ported]) copy?.remove();
     if (ledgerDir !== undefined) rmSync(ledgerDir, { recursive: true, force: true });
   });
 
   describe('mrtr-port port (the CLI)', () => {
-    it('ports every tool, leaves only the review markers, and says what to do next', () => {
+    it('ports every handler, leaves only the review markers, and says what to do next', () => {
       const { report } = port;
       expect(port.exitCode, port.stderr).toBe(spec.reviewMarkers.length > 0 ? 1 : 0); // markers left exit 1
       expect(report.files.filter((f) => f.status === 'changed').map((f) => f.file).sort()).toEqual([...spec.portedFiles].sort());
       const marked = report.files.flatMap((f) => (f.markers > 0 ? [f.file] : []));
       expect(marked.sort()).toEqual([...new Set(spec.reviewMarkers.map((m) => m.split(': ')[0]))].sort());
-      for (const marker of spec.reviewMarkers) {
-        const [file, reason] = marker.split(': ');
+      for (const file of marked) {
         const text = readFileSync(join(ported.dir, file), 'utf8');
-        expect(text.match(/@mrtr-port-todo\((\S+?)\)/g)).toEqual([`@mrtr-port-todo(${reason})`]);
+        const reasons = spec.reviewMarkers.filter((m) => m.startsWith(`${file}: `)).map((m) => `@mrtr-port-todo(${m.split(': ')[1]})`);
+        expect(text.match(/@mrtr-port-todo\((\S+?)\)/g)).toEqual(reasons);
       }
-      expect(report.nextSteps.map((s) => s.id)).toEqual(['state-keys', 'claims', 'host-2026', ...(spec.reviewMarkers.length > 0 ? ['markers'] : [])]);
+      const defaultSteps = ['state-keys', 'claims', 'host-2026', ...(spec.reviewMarkers.length > 0 ? ['markers'] : [])];
+      expect(report.nextSteps.map((s) => s.id)).toEqual(spec.nextSteps ?? defaultSteps);
       expect(report.nextSteps.find((s) => s.id === 'host-2026')?.files).toEqual([spec.stdioEntry]);
       // the markers left are review notes on ported sites: the step says so, and does not call them unported
       if (spec.reviewMarkers.length > 0) expect(report.nextSteps.find((s) => s.id === 'markers')?.text).toMatch(/^Review \d+ markers? .*the sites are ported/);
-      // both dependencies the ported code imports were declared already: package.json is left alone
-      expect(report.manifests.filter((m) => m.status !== 'unchanged')).toEqual([]);
+      const changed = report.manifests.filter((m) => m.status !== 'unchanged');
+      if (spec.manifest === undefined) {
+        // every dependency the ported code imports was declared already: package.json is left alone
+        expect(changed).toEqual([]);
+      } else {
+        expect(changed.map((m) => [m.file, m.status, m.added, m.removed])).toEqual([['package.json', 'written', spec.manifest.added, spec.manifest.removed]]);
+      }
     });
 
-    it(`writes the helpers in the package's own module system (${spec.modules}, ${spec.helperExtension}), and no TypeScript`, () => {
-      const helpers = ['mrtr-claims', 'mrtr-continuation', 'mrtr-flow'].map((stem) => join(spec.helperDir, `${stem}${spec.helperExtension}`));
-      expect(port.report.helpers.map((h) => [h.file, h.status]).sort()).toEqual(helpers.map((h) => [h, 'written']));
-      for (const helper of helpers) {
-        const text = readFileSync(join(ported.dir, helper), 'utf8');
-        if (spec.modules === 'cjs') expect(text, helper).not.toMatch(/^\s*(import|export)\s/m);
-        else expect(text, helper).not.toMatch(/\brequire\(/);
-      }
-      const typescript = filesUnder(ported.dir).filter((f) => /\.[cm]?ts$/.test(f)).map((f) => relative(ported.dir, f));
-      expect(typescript).toEqual([]);
-    });
+    if (spec.built === undefined) {
+      it(`writes the helpers in the package's own module system (${spec.modules}, ${spec.helperExtension}), and no TypeScript`, () => {
+        const helpers = helperStems(spec).map((stem) => join(spec.helperDir, `${stem}${spec.helperExtension ?? '(no extension given)'}`));
+        expect(port.report.helpers.map((h) => [h.file, h.status]).sort()).toEqual(helpers.map((h) => [h, 'written']));
+        for (const helper of helpers) {
+          const text = readFileSync(join(ported.dir, helper), 'utf8');
+          if (spec.modules === 'cjs') expect(text, helper).not.toMatch(/^\s*(import|export)\s/m);
+          else expect(text, helper).not.toMatch(/\brequire\(/);
+        }
+        const typescript = filesUnder(ported.dir).filter((f) => /\.[cm]?ts$/.test(f)).map((f) => relative(ported.dir, f));
+        expect(typescript).toEqual([]);
+      });
+    } else {
+      it(`writes TypeScript helpers, and the port builds with the package's own tsconfig (strict, ${spec.modules} output)`, () => {
+        const helpers = helperStems(spec).map((stem) => join(spec.helperDir, `${stem}.ts`));
+        expect(port.report.helpers.map((h) => [h.file, h.status]).sort()).toEqual(helpers.map((h) => [h, 'written']));
+        expect(portedBuild?.stdout).toBe('');
+        expect(portedBuild?.stderr).toBe('');
+        expect(portedBuild?.exitCode).toBe(0);
+        // the port wrote no JavaScript of its own: every .js file is tsc's, under the build folder
+        const outDir = spec.built!.serverModule.split('/')[0];
+        const javascript = filesUnder(ported.dir).map((f) => relative(ported.dir, f)).filter((f) => /\.[cm]?js$/.test(f) && !f.startsWith(`${outDir}/`));
+        expect(javascript).toEqual([]);
+      });
+    }
   });
 
   describe('two replicas of the port (plain node) against the legacy package (stdio)', () => {
-    for (const call of spec.calls) {
-      for (const [scenario, expectedText] of Object.entries(call.scenarios) as [ScenarioName, string][]) {
-        it(`${call.call.kind === 'tool' ? call.call.name : call.name}: ${scenario}`, async () => {
-          const reference = references.get(key(call, referenceScenario(scenario)))!;
-          const legacyRun = comparable(call, reference.outcome, reference.ledger);
-          expect(legacyRun.result.error).toBeUndefined();
-          expect(legacyRun.result.texts.join('\n')).toContain(expectedText);
+    for (const c of comparisons) {
+      it(`${callName(c.call)}: ${c.label}`, async () => {
+        const reference = references.get(c.reference)!;
+        const legacyRun = comparable(c.call, reference.outcome, reference.ledger);
+        expect(legacyRun.result.error).toBeUndefined();
+        expect(legacyRun.result.texts.join('\n')).toContain(c.text);
 
-          const before = readLedger(portedLedger).length;
-          const run = await runOnReplicas(replicas, scriptFor(call, scenario), (c) => perform(c, call.call));
-          const portedRun = comparable(call, run.result, readLedger(portedLedger).slice(before));
-          expect(run.era).toBe('modern');
-          expect(portedRun.result).toEqual(legacyRun.result);
-          // the same events, in the legacy order, each once: an effect before the ask ran on one round only
-          expect(portedRun.effects).toEqual(legacyRun.effects);
+        const before = readLedger(portedLedger).length;
+        const run = await runOnReplicas(replicas, c.script(), (client) => perform(client, c.call.call));
+        const portedRun = comparable(c.call, run.result, readLedger(portedLedger).slice(before));
+        expect(run.era).toBe('modern');
+        expect(portedRun.result).toEqual(legacyRun.result);
+        // the same events, in the legacy order, each once: an effect before the ask ran on one round only
+        expect(portedRun.effects).toEqual(legacyRun.effects);
 
-          const rounds = callRounds(run.routed);
-          for (let i = 1; i < rounds.length; i++) {
-            expect(rounds[i].hasRequestState).toBe(true);
-            expect(rounds[i].replica).not.toBe(rounds[i - 1].replica); // every retry on the other replica
-          }
-          if (scenario === 'no-elicitation') {
-            expect(run.asks).toEqual({ elicit: 0, sample: 0, roots: 0 });
-            expect(rounds).toHaveLength(1);
-          } else if (scenario === 'invalid-then-valid') {
-            expect(run.asks.elicit).toBe(reference.asks.elicit + 1); // the invalid answer was asked again
-          } else {
-            expect(run.asks).toEqual(reference.asks);
-            expect(rounds.length).toBeGreaterThanOrEqual(2);
-          }
-          for (const replica of replicas) expect(replica.stderr()).not.toMatch(/server error|Error:/);
-        });
-      }
+        const rounds = callRounds(run.routed);
+        for (let i = 1; i < rounds.length; i++) {
+          expect(rounds[i].hasRequestState).toBe(true);
+          expect(rounds[i].replica).not.toBe(rounds[i - 1].replica); // every retry on the other replica
+        }
+        if (c.scenario === 'no-elicitation') {
+          expect(run.asks).toEqual({ elicit: 0, sample: 0, roots: 0 });
+          expect(rounds).toHaveLength(1);
+        } else if (c.scenario === 'roots') {
+          expect(reference.asks.roots).toBe(1);
+          expect(run.asks).toEqual({ elicit: 0, sample: 0, roots: 0 }); // retired to configuration (MCP_ALLOWED_ROOTS): no round
+          expect(rounds).toHaveLength(1);
+        } else if (c.scenario === 'invalid-then-valid') {
+          expect(run.asks.elicit).toBe(reference.asks.elicit + 1); // the invalid answer was asked again
+        } else {
+          expect(run.asks).toEqual(reference.asks);
+          expect(rounds).toHaveLength(run.asks.elicit + run.asks.sample + 1); // one round per ask, and the final one
+        }
+        for (const replica of replicas) expect(replica.stderr()).not.toMatch(/server error|Error:/);
+      });
     }
   });
+
+  more?.(() => ({ replicas, ledger: portedLedger, dir: ported.dir }));
 }

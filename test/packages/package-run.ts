@@ -43,7 +43,7 @@ export function copyPackage(name: string, from: string = join(REPO_ROOT, 'fixtur
 export interface PortReport {
   files: { file: string; status: string; sites: number; markers: number }[];
   helpers: { file: string; status: string; importedBy: string[] }[];
-  manifests: { file: string; status: string; added?: Record<string, string> }[];
+  manifests: { file: string; status: string; added?: Record<string, string>; removed?: string[] }[];
   summary: { changed: number; failed: number; markers: number };
   nextSteps: { id: string; text: string; files?: string[] }[];
 }
