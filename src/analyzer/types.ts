@@ -32,9 +32,9 @@ export interface TreeSource {
 
 const JS_EXTENSIONS = new Set(['.js', '.jsx', '.mjs', '.cjs']);
 
-export function buildProgram(source: TreeSource): ts.Program {
+export function buildProgram(source: TreeSource & { options?: ts.CompilerOptions }): ts.Program {
   const rootNames = source.roots.map((sf) => sf.fileName);
-  const options = checkerOptions(source.cwd, rootNames);
+  const options = source.options ?? checkerOptions(source.cwd, rootNames);
   const host = ts.createCompilerHost(options, true);
   const readFromDisk = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) =>
@@ -49,6 +49,39 @@ export function buildProgram(source: TreeSource): ts.Program {
 }
 
 /**
+ * Parses and binds, ahead of time, the declarations a program over `rootNames` will read besides them:
+ * the lib files, `@types/node`, the SDK and every package these texts import. They are kept in the
+ * process's shared registry (shared-source-files.ts), so the analysis's own program, built later with
+ * the same options, takes them as they are and binds only the user's files. For a caller with time to
+ * spare on this thread (the port, while the v1 migration runs on another); the result is the same without it.
+ */
+export function prepareDeclarations(cwd: string, rootNames: readonly string[], texts: ReadonlyMap<string, string>): void {
+  if (rootNames.length === 0) return;
+  const folder = commonFolder(rootNames) ?? cwd;
+  const stubName = resolve(folder, '__mrtr_port_declarations__.ts');
+  const specifiers = new Set<string>(PREPARED_PACKAGES);
+  for (const file of rootNames) for (const spec of bareImports(texts.get(file) ?? '')) specifiers.add(spec);
+  const stub = ts.createSourceFile(stubName, [...specifiers].map((spec) => `import ${JSON.stringify(spec)};\n`).join(''), ts.ScriptTarget.Latest, true);
+  // the options of the program the analysis will build over these files (its registry key)
+  const options = checkerOptions(cwd, rootNames);
+  buildProgram({ cwd, roots: [stub], tree: (abs) => (abs === stubName ? stub : undefined), options }).getTypeChecker();
+}
+
+/** What a ported server imports whatever its own files say (the v1 migration rewrites the SDK's imports to these). */
+const PREPARED_PACKAGES = ['@modelcontextprotocol/server', 'zod'];
+
+/** The packages a text imports or requires (`'x'`, `'@s/x/sub'`), without relative paths, `node:` builtins and the v1 SDK. */
+function bareImports(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\b(?:from|import|require\s*\()\s*['"]([^'"\s]+)['"]/g)) {
+    const spec = m[1];
+    if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || spec.startsWith('@modelcontextprotocol/sdk')) continue;
+    out.push(spec);
+  }
+  return out;
+}
+
+/**
  * The nearest tsconfig.json's compiler options (searched from the files' common folder up to `cwd`,
  * or to the file system root when the files lie outside it), else the defaults. Emit-related options
  * are dropped: the program is only ever asked about types.
@@ -60,7 +93,9 @@ export function checkerOptions(cwd: string, rootNames: readonly string[]): ts.Co
     const read = ts.readConfigFile(configPath, ts.sys.readFile);
     if (!read.error) {
       const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(configPath), undefined, configPath);
-      options = { ...parsed.options };
+      // a config whose `extends` is not there (one package of a monorepo checked out alone) is only part
+      // of the options: the defaults fill in what it would have set (module resolution, target)
+      options = parsed.errors.some((e) => e.category === ts.DiagnosticCategory.Error) ? { ...defaultCheckerOptions(), ...parsed.options } : { ...parsed.options };
     }
   }
   for (const key of ['composite', 'incremental', 'tsBuildInfoFile', 'declaration', 'declarationMap', 'emitDeclarationOnly', 'outDir', 'outFile', 'rootDir'] as const) {
@@ -69,7 +104,34 @@ export function checkerOptions(cwd: string, rootNames: readonly string[]): ts.Co
   options.noEmit = true;
   // root JavaScript files are dropped by a program without allowJs
   if (rootNames.some((f) => JS_EXTENSIONS.has(extname(f).toLowerCase()))) options.allowJs = true;
+  narrowDeclarations(options);
   return options;
+}
+
+/**
+ * What the program reads beyond the files: the lib files and every `@types` package, about 7 MB for a
+ * Node server, where parsing and binding are most of a program's cost. A server's types come from
+ * `@types/node` (its globals include `fetch`, `URL`, timers) and from what it imports, which module
+ * resolution finds whatever `types` says. So when the config names neither, and `@types/node` is
+ * there, the program takes the target's lib without the DOM (1.9 MB) and, of the `@types` packages,
+ * only `node` (the others declare test-runner and browser globals). Without `@types/node` the DOM stays:
+ * it is then the only declaration of `fetch` and `Response`.
+ */
+function narrowDeclarations(options: ts.CompilerOptions): void {
+  if (options.lib && options.types) return;
+  // resolved as the program resolves its type names: from the config's folder, else the process's
+  const from = typeof options.configFilePath === 'string' ? dirname(options.configFilePath) : ts.sys.getCurrentDirectory();
+  const node = ts.resolveTypeReferenceDirective('node', resolve(from, '__inferred type names__.ts'), options, ts.sys).resolvedTypeReferenceDirective;
+  if (!node?.resolvedFileName) return;
+  if (!options.lib) options.lib = [withoutDom(ts.getDefaultLibFileName(options))];
+  options.types ??= ['node'];
+}
+
+/** The target's default lib without the DOM: `lib.es2022.full.d.ts` → `lib.es2022.d.ts`; ES2015's `lib.es6.d.ts` → `lib.es2015.d.ts`; ES5's `lib.d.ts` → `lib.es5.d.ts`. */
+function withoutDom(libFile: string): string {
+  if (libFile === 'lib.d.ts') return 'lib.es5.d.ts';
+  if (libFile === 'lib.es6.d.ts') return 'lib.es2015.d.ts';
+  return libFile.replace(/\.full\.d\.ts$/, '.d.ts');
 }
 
 function nearestConfig(from: string, stopAt: string): string | undefined {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from '../../src/typescript.cjs';
@@ -102,3 +102,86 @@ describe('Project.typeChecker', () => {
     expect(bundle.files.typeChecked ?? 0).toBe(0);
   });
 });
+
+describe('the program\'s declarations and the plan\'s questions', () => {
+  it('a tree with @types/node and no lib or types in its config: the target\'s lib without the DOM, and only @types/node', () => {
+    const opts = checkerOptions(fixture, [join(fixture, 'server.ts')]);
+    expect(opts.lib).toEqual(['lib.es2022.d.ts']);
+    expect(opts.types).toEqual(['node']);
+    const program = new Project(fixture, [join(fixture, 'server.ts')]);
+    program.get(join(fixture, 'server.ts'));
+    const names = program.typeProgram()!.getSourceFiles().map((sf) => sf.fileName);
+    expect(names.some((n) => n.endsWith('/lib.dom.d.ts'))).toBe(false);
+    expect(names.some((n) => n.includes('/@types/node/'))).toBe(true);
+    expect(names.some((n) => n.includes('/@types/chai/'))).toBe(false);
+  });
+
+  it('keeps the lib and types a config names, and the DOM where no @types/node declares fetch', () => {
+    const named = tempDir();
+    writeFileSync(join(named, 'tsconfig.json'), JSON.stringify({ compilerOptions: { lib: ['ES2020', 'DOM'], types: [] } }));
+    const opts = checkerOptions(named, [join(named, 'a.ts')]);
+    expect(opts.lib).toEqual(['lib.es2020.d.ts', 'lib.dom.d.ts']);
+    expect(opts.types).toEqual([]);
+    // a config outside any node_modules: nothing declares fetch but the DOM
+    const bare = tempDir();
+    writeFileSync(join(bare, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true } }));
+    const plain = checkerOptions(bare, [join(bare, 'a.ts')]);
+    expect(plain.lib).toBeUndefined();
+    expect(plain.types).toBeUndefined();
+  });
+
+  it('a config whose extends is missing: the defaults fill in what it would have set', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../missing/tsconfig.base.json', compilerOptions: { strict: false } }));
+    const opts = checkerOptions(dir, [join(dir, 'a.ts')]);
+    expect(opts.strict).toBe(false);
+    expect(opts.moduleResolution).toBe(ts.ModuleResolutionKind.Bundler);
+    expect(opts.target).toBe(ts.ScriptTarget.ES2022);
+  });
+
+  it('a file with a type error elsewhere still gets types for its questions: the connection is not carryable', () => {
+    // inside the repository, so the SDK and zod resolve from its node_modules
+    mkdirSync(join(root, '.tmp'), { recursive: true });
+    const dir = mkdtempSync(join(root, '.tmp', 'mrtr-types-'));
+    temps.push(dir);
+    const file = join(dir, 'orders.ts');
+    writeFileSync(file, TYPE_ERROR_ELSEWHERE);
+    const { report } = analyze({ cwd: dir, files: [file] });
+    expect(report.sites.map((s) => `${s.line} ${s.portability}(${s.reasons.join('+')})`)).toEqual(['22 manual(not-carryable)']);
+  });
+});
+
+/**
+ * A connection (a class instance the sealed state cannot carry) opened before the ask and used after it,
+ * in a file that does not type-check elsewhere (a string given to a number): that error says nothing
+ * about the connection's type, so the checker still decides.
+ */
+const TYPE_ERROR_ELSEWHERE = `import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+class Connection {
+  async query(sql: string): Promise<number> {
+    return sql.length;
+  }
+}
+
+class Pool {
+  async connect(): Promise<Connection> {
+    return new Connection();
+  }
+}
+
+const retries: number = 'three';
+const pool = new Pool();
+const server = new McpServer({ name: 'orders', version: '1.0.0' });
+
+server.registerTool('cancel_order', { inputSchema: z.object({ orderId: z.string() }) }, async ({ orderId }, ctx) => {
+  const conn = await pool.connect();
+  const answer = await ctx.mcpReq.elicitInput({ message: \`Cancel \${orderId}?\`, requestedSchema: { type: 'object', properties: {} } });
+  if (answer.action !== 'accept') return { content: [{ type: 'text', text: 'Kept' }] };
+  const rows = await conn.query(\`UPDATE orders SET state = 'cancelled' WHERE id = '\${orderId}' -- \${retries}\`);
+  return { content: [{ type: 'text', text: \`Cancelled (\${rows})\` }] };
+});
+
+export { server };
+`;

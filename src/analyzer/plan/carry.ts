@@ -1,9 +1,9 @@
 /**
  * Can a memoized value travel in the sealed state? The runtime's journal carries JSON plus `Date`,
  * `Map`, `Set`, `BigInt`, `undefined`, `NaN`/`±Infinity`, `Uint8Array` and `URL` (docs/engine.md
- * "Values"). With the type checker (a file that type-checks), a value is not carryable when its type
- * is a class instance, a function, an object with methods (a handle), or holds one. Without types
- * (JavaScript, `any`), only a `new` of a class that is not built-in counts as not carryable.
+ * "Values"). With the type checker, a value is not carryable when its type is a class instance, a
+ * function, an object with methods (a handle), or holds one. Without types (JavaScript, `any`, a type
+ * the checker could not resolve), only a `new` of a class that is not built-in counts as not carryable.
  */
 import ts from '../../typescript.cjs';
 import { memberChain, unwrap } from '../ast.js';
@@ -106,9 +106,10 @@ export function isDataType(type: ts.Type, checker: ts.TypeChecker): boolean {
   return !!(type.flags & ts.TypeFlags.Object) && carryableType(type, checker) === true;
 }
 
-/** Is an expression's type an object (a candidate for `once(…, mutable)`), not a primitive? */
-export function isObjectValue(expr: ts.Expression, checker: ts.TypeChecker): boolean {
+/** Is an expression's type an object (a candidate for `once(…, mutable)`), not a primitive? Undefined when the type is unknown to the checker. */
+export function isObjectValue(expr: ts.Expression, checker: ts.TypeChecker): boolean | undefined {
   const type = checker.getTypeAtLocation(expr);
+  if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;
   const parts = type.isUnion() ? type.types : [type];
   return parts.some((t) => !!(t.flags & ts.TypeFlags.Object) && t.getCallSignatures().length === 0);
 }

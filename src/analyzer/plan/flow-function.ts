@@ -87,7 +87,7 @@ export interface PlanningContext {
   replaced: ReadonlySet<ts.Node>;
   /** Each ask this plan rewrites, with the one argument it keeps (only that runs before the ask). */
   kept: ReadonlyMap<ts.Node, ts.Node | undefined>;
-  /** The checker, when the file type-checks (built on first use: most functions never need it). */
+  /** The checker, when the program holds this file (built on first use: most functions never need it). */
   checker(): ts.TypeChecker | undefined;
   /** Does a path function keep running after a stopped round (`Promise.allSettled` of asks inside)? */
   swallowing(fn: ts.FunctionLikeDeclaration): boolean;
@@ -313,7 +313,7 @@ class FunctionPlanner {
       if (!ts.isIdentifier(arg) || out.includes(arg.text)) continue;
       if (this.scope.role(arg.text) !== 'data') continue;
       const checker = this.context.checker();
-      if (checker ? !isObjectValue(arg, checker) : !this.isObjectBySyntax(arg.text)) continue;
+      if (!((checker && isObjectValue(arg, checker)) ?? this.isObjectBySyntax(arg.text))) continue;
       out.push(arg.text);
     }
     return out;

@@ -105,7 +105,12 @@ export function registrationReceiver(call: ts.CallExpression): ts.Expression | u
   return memberChain(receiver).includes('?') ? undefined : receiver;
 }
 
-/** The analyzer's type checker for a file, when the project offers one and the file type-checks. */
+/**
+ * The analyzer's type checker for a file, when the project offers one and its program holds this very
+ * tree. Each question judges the type of its own expression: where that type is unknown to the checker
+ * (an unresolved import, an error, `any`), the answer is "the types do not say" and syntax decides. No
+ * file-wide check first: the full diagnostics of every planned file cost as much as building the program.
+ */
 export interface TypeAccess {
   checker(file: FileIndex): ts.TypeChecker | undefined;
 }
@@ -117,20 +122,13 @@ interface CheckingProject {
 
 export function typeAccess(project: Project): TypeAccess {
   const checking = project as unknown as Partial<CheckingProject>;
-  const clean = new Map<string, boolean>();
   return {
     checker(file) {
       if (!checking.typeChecker || !checking.typeProgram) return undefined;
       const checker = checking.typeChecker(file);
       const program = checking.typeProgram();
       if (!checker || !program) return undefined;
-      let ok = clean.get(file.file);
-      if (ok === undefined) {
-        // types decide only where the file type-checks: in a broken file they are guesses
-        ok = program.getSourceFile(file.sf.fileName) === file.sf && program.getSemanticDiagnostics(file.sf).length === 0;
-        clean.set(file.file, ok);
-      }
-      return ok ? checker : undefined;
+      return program.getSourceFile(file.sf.fileName) === file.sf ? checker : undefined;
     },
   };
 }
