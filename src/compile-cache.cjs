@@ -119,4 +119,9 @@ function requireFor(mod) {
   return require;
 }
 
-module.exports = { installCompileCache, MIN_BYTES };
+/** Has this process (this thread) installed the cache? A worker the CLI starts installs it too when so. */
+function compileCacheInstalled() {
+  return Boolean(installed);
+}
+
+module.exports = { installCompileCache, compileCacheInstalled, MIN_BYTES };

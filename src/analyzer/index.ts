@@ -17,6 +17,7 @@ import type { AnalysisReport, EntryRoute, HandlerRef, Portability, SdkEra, Site,
 import { REASONS, type ReasonId } from './reasons.js';
 import { leadNames } from './leads.js';
 import { mentionsLegacyVocabulary, wordMatcher } from './prefilter.js';
+import { prepareDeclarations } from './types.js';
 import { Project } from './project.js';
 import { ReceiverResolver } from './receivers.js';
 import { isProtocolServerCall } from './type-evidence.js';
@@ -64,6 +65,17 @@ export interface AnalyzeResult {
   handlers: HandlerEntry[];
   /** What the port edits (or marks) in each file that has something to port or mark. */
   plans: FilePlan[];
+}
+
+/**
+ * Gets the type checker's declarations ready for an analysis of `files` that has not started yet (the
+ * port calls it while the v1 migration runs on another thread): the ones the analysis will read first
+ * (those naming the legacy vocabulary) decide the options, their imports which packages. `texts`: the
+ * files' contents as read.
+ */
+export function prepareTypeDeclarations(options: { cwd: string; files: readonly string[]; texts: ReadonlyMap<string, string> }): void {
+  const roots = options.files.filter((f) => isSourcePath(f) && mentionsLegacyVocabulary(options.texts.get(f) ?? ''));
+  prepareDeclarations(options.cwd, roots, options.texts);
 }
 
 export function analyze(options: AnalyzeOptions): AnalyzeResult {

@@ -63,6 +63,12 @@ export interface PortDependencies {
     /** How the port's plans are made (roots asked or from configuration). */
     plan?: PlanOptions;
   }): AnalyzeResultLike | Promise<AnalyzeResultLike>;
+  /**
+   * Reads and binds what the analyzer's type checker will need besides the files (lib files, the
+   * packages they import) while the v1 migration runs on another thread; optional (an optimisation).
+   * `texts`: the files as read, before the migration.
+   */
+  prepareTypes?(options: { cwd: string; files: readonly string[]; texts: ReadonlyMap<string, string> }): void;
   /** The transform with markers inserted (`applyPortSource`). */
   transform(input: TransformInput): string;
   /** One helper file (`renderHelper`); throws for a codec, claim store or flavor that has none. */
@@ -79,6 +85,7 @@ export async function loadDefaultDependencies(): Promise<PortDependencies> {
   return {
     discoverFiles: (o) => discover.discoverFiles({ cwd: o.cwd, paths: [...o.paths], ignore: [...o.ignore] }),
     analyze: (o) => analyzer.analyze({ cwd: o.cwd, files: o.files, texts: o.texts, onTree: o.onTree, plan: o.plan }),
+    prepareTypes: (o) => analyzer.prepareTypeDeclarations(o),
     transform: (input) => transforms.applyPortSource(input),
     helperTemplate: (role, variant, flavor) => template.renderHelper(role, variant, flavor),
   };

@@ -206,19 +206,21 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     }
   } else if (v1.length > 0) {
     progress?.(`migrating ${v1.length} SDK v1 files…`);
-    // ts-morph and the official codemod load only when there is a v1 file to migrate
-    const { migrateV1Source } = await import('./v1-migration.js');
+    // ts-morph and the official codemod load only when there is a v1 file to migrate, in a worker thread
+    // while this one reads the declarations the plan's type checker will need (v1-migration-pool.ts)
+    const { migrateV1Files } = await import('./v1-migration-pool.js');
     const projectTypes = projectTypesByPackage(v1, layout);
-    for (const wf of v1) {
+    const jobs = v1.map((wf) => ({ source: wf.original, path: wf.abs, projectType: projectTypes.get(layout.packageRootOf(wf.abs)) }));
+    const readable = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged');
+    const prepare = deps.prepareTypes && (() => deps.prepareTypes!({ cwd, files: readable.map((wf) => wf.abs), texts: new Map(readable.map((wf) => [wf.abs, wf.original])) }));
+    const outcomes = await migrateV1Files(jobs, prepare);
+    v1.forEach((wf, i) => {
       considered.add(wf);
-      try {
-        const migrated = migrateV1Source({ source: wf.original, path: wf.abs, projectType: projectTypes.get(layout.packageRootOf(wf.abs)) });
-        wf.migrated = migrated.source;
-        wf.outcome.v1Migrated = migrated.changed;
-      } catch (error) {
-        fail(wf, `v1 migration failed: ${messageOf(error)}`);
-      }
-    }
+      const outcome = outcomes[i];
+      if (!outcome.ok) return fail(wf, `v1 migration failed: ${outcome.error}`);
+      wf.migrated = outcome.result.source;
+      wf.outcome.v1Migrated = outcome.result.changed;
+    });
   }
 
   // Stage: analyze, in memory: the analyzer gets the texts as read, or as migrated for v1 files.

@@ -19,7 +19,7 @@
  * `@mcp-codemod-error` comment saying how to migrate it, so `check` fails until a human has.
  */
 import { getMigration, type Diagnostic, type Migration, type TransformContext } from '@modelcontextprotocol/codemod';
-import { Project, SyntaxKind, type Node } from 'ts-morph';
+import { Project, SyntaxKind, ts } from 'ts-morph';
 import { MARKERS } from '../vocabulary.js';
 import { importsToRequires, requiresToImports } from './cjs-bridge.js';
 import { moduleSystemOf, type ModuleSystem } from './helper-file.js';
@@ -199,30 +199,33 @@ function insertCodemodComments(source: string, diagnostics: readonly Diagnostic[
     else merged.push({ line: d.line, message: d.message });
   }
   if (merged.length === 0) return { text: source, insertedAt: [] };
-  const scratch = scratchProject();
-  const sf = scratch.createSourceFile('/scratch/comments.tsx', source, { overwrite: true });
-  try {
-    const inserted: number[] = [];
-    for (const m of merged) {
-      const text = sf.getFullText();
-      const lines = text.split('\n');
-      const idx = m.line - 1;
-      if (idx < 0 || idx >= lines.length) continue;
-      if (idx > 0 && lines[idx - 1].includes(MARKERS.sdkCodemod)) continue;
-      const eol = text.includes('\r\n') ? '\r\n' : '\n';
-      const indent = /^(\s*)/.exec(lines[idx])?.[1] ?? '';
-      const lineStart = lines.slice(0, idx).reduce((sum, l) => sum + l.length + 1, 0);
-      if (insideLiteral(sf.getDescendantAtPos(lineStart))) continue;
-      sf.insertText(lineStart, `${indent}/* ${MARKERS.sdkCodemod} ${m.message.replaceAll('*/', '* /')} */${eol}`);
-      inserted.push(m.line);
-    }
-    return { text: sf.getFullText(), insertedAt: inserted };
-  } finally {
-    scratch.removeSourceFile(sf);
+  // one parse: the comments go in bottom-up, so every check and offset above the last insertion holds
+  const sf = ts.createSourceFile('/scratch/comments.tsx', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
+  const lines = source.split('\n');
+  const lineStarts = [0];
+  for (const l of lines) lineStarts.push(lineStarts[lineStarts.length - 1] + l.length + 1);
+  const eol = source.includes('\r\n') ? '\r\n' : '\n';
+  const inserted: number[] = [];
+  let text = source;
+  for (const m of merged) {
+    const idx = m.line - 1;
+    if (idx < 0 || idx >= lines.length) continue;
+    if (idx > 0 && lines[idx - 1].includes(MARKERS.sdkCodemod)) continue;
+    const indent = /^(\s*)/.exec(lines[idx])?.[1] ?? '';
+    const lineStart = lineStarts[idx];
+    if (insideLiteral(sf, lineStart)) continue;
+    text = `${text.slice(0, lineStart)}${indent}/* ${MARKERS.sdkCodemod} ${m.message.replaceAll('*/', '* /')} */${eol}${text.slice(lineStart)}`;
+    inserted.push(m.line);
   }
+  return { text, insertedAt: inserted };
 }
 
-function insideLiteral(node: Node | undefined): boolean {
-  for (let n = node; n; n = n.getParent()) if (LITERAL_KINDS.has(n.getKind())) return true;
-  return false;
+/** Is `pos` inside a string, template or JSX text (where a comment would become part of the value)? */
+function insideLiteral(sf: ts.SourceFile, pos: number): boolean {
+  for (let node: ts.Node = sf; ; ) {
+    const child = node.getChildren(sf).find((c) => pos >= c.pos && pos < c.end);
+    if (!child) return false;
+    if (LITERAL_KINDS.has(child.kind)) return true;
+    node = child;
+  }
 }
