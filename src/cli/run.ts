@@ -79,7 +79,8 @@ async function run(command: CommandName, options: RunOptions): Promise<RunResult
   t0 = performance.now();
   // each file is read once: the analyzer and the marker scan share the texts
   const texts = readTexts(discovered.files);
-  const { report: analyzed } = await analyze({ cwd, files: discovered.files, texts });
+  // the verdicts only: the port's file plans are not needed to report them
+  const { report: analyzed } = await analyze({ cwd, files: discovered.files, texts, plan: { edits: false } });
   const analyzeMs = performance.now() - t0;
 
   if (long) options.onProgress?.('looking for markers…');

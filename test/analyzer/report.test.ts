@@ -330,3 +330,15 @@ describe('analyze: notes on auto sites', () => {
     expect(report.sites.filter((s) => s.portability === 'guarded').every((s) => s.reasons.join() === 'era-guarded')).toBe(true);
   });
 });
+
+describe('analyze with plan.edits false (what analyze and check run)', () => {
+  it('gives the same report and verdicts, without assembling the port\'s file plans', () => {
+    const root = resolve(import.meta.dirname, '../../fixtures/projects/notes-v2');
+    const files = ['src/server.ts', 'src/confirm.ts', 'src/store.ts', 'src/main.ts'].map((f) => join(root, f));
+    const full = analyze({ cwd: root, files });
+    const verdicts = analyze({ cwd: root, files, plan: { edits: false } });
+    expect(full.plans.length).toBeGreaterThan(0);
+    expect(verdicts.plans).toEqual([]);
+    expect(verdicts.report).toEqual(full.report);
+  });
+});

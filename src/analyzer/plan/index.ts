@@ -29,6 +29,11 @@ export type { FilePlan } from './model.js';
 export interface PlanOptions {
   /** `config` (default): roots come from configuration (the retire-roots transform), so a roots call is no ask. */
   roots?: 'config' | 'ask';
+  /**
+   * `false`: verdicts only, no `FilePlan` is assembled (`plans` is empty). For callers that report
+   * verdicts (analyze, check): assembling a plan walks the whole file for names the runtime imports may take.
+   */
+  edits?: boolean;
 }
 
 /** One analyzer site, as the plan needs it. */
@@ -87,6 +92,7 @@ class PlanBuilder {
   /** What a site's marker names for a reason (the variable that cannot be carried). */
   private readonly details = new Map<Site, Map<ReasonId, string>>();
   private readonly rootsAsked: boolean;
+  private readonly assemble: boolean;
   /** Asks that run once per iteration of a loop on their path (one round each). */
   private readonly looping = new Set<PlanInput>();
 
@@ -96,6 +102,7 @@ class PlanBuilder {
   ) {
     this.types = typeAccess(project);
     this.rootsAsked = options.roots === 'ask';
+    this.assemble = options.edits !== false;
   }
 
   build(inputs: readonly PlanInput[]): PlanResult {
@@ -126,7 +133,7 @@ class PlanBuilder {
       const verdict = (!own && this.verdicts.get(input.site)) || { portability: input.site.portability, reasons: input.site.reasons };
       if (verdict.portability === 'manual' || verdict.portability === 'unportable') this.emitter(input.file).markSite(input.raw.node, verdict.reasons, this.details.get(input.site));
     }
-    const plans = [...this.emitters.values()].map((e) => e.plan()).filter((p): p is FilePlan => p !== undefined);
+    const plans = this.assemble ? [...this.emitters.values()].map((e) => e.plan()).filter((p): p is FilePlan => p !== undefined) : [];
     plans.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     return { plans, verdicts: this.verdicts, routeVerdicts: this.routeVerdicts };
   }
