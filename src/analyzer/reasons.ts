@@ -56,7 +56,7 @@ export const REASONS = {
   },
   'not-carryable': {
     portability: 'manual',
-    advice: 'A value computed before the ask cannot travel in the sealed requestState (a connection, a handle, a class instance) and is computed asynchronously, so it cannot simply be computed again: compute it after the last answer, or port this handler by hand.',
+    advice: 'A value computed before the ask cannot travel in the sealed requestState (a connection, a handle, a class instance, a closure over one) and cannot simply be computed again (it is computed asynchronously, or it is a closure the code after the answer still calls, so each round would make another): compute it after the last answer, or port this handler by hand.',
   },
   'timer-across-ask': {
     portability: 'manual',

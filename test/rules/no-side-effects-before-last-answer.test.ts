@@ -161,6 +161,19 @@ server.registerTool('pick', {}, resumable('pick', async ({ items }, ctx) => {
   const answer = await elicit({ message: names.join(', '), requestedSchema });
   return { content: [{ type: 'text', text: answer.action }] };
 }));`,
+    // Valid because: each handler runs when its own request comes: a handler left unported (a marker above
+    // its legacy call) that writes, written above a ported one, does not run before the ported one's ask.
+    `
+import { elicit, resumable } from './mrtr-flow.js';
+server.registerTool('drop', {}, async ({ name }, ctx) => {
+  const ok = await confirmer.confirm(name);
+  await store.drop(name);
+  return { content: [{ type: 'text', text: String(ok) }] };
+});
+server.registerTool('pick', {}, resumable('pick', async ({ topic }, ctx) => {
+  const answer = await elicit({ message: topic, requestedSchema });
+  return { content: [{ type: 'text', text: answer.action }] };
+}));`,
     // Valid because: TODO known false negative: an ask built in a helper defined in another file.
     `
 import { askConfirm } from './asks.js';

@@ -14,6 +14,7 @@ import type { ReasonId } from '../reasons.js';
 import { GLOBAL_OBJECTS, TIMER_STARTS } from './builtins.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
+import { heldAcrossAsk, type HeldContext } from './held-values.js';
 import { narrowedReads } from './narrowing.js';
 import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, Span } from './model.js';
 import { bindingNames, freshName, FunctionScope, type InitializerOracle, type Role } from './scope.js';
@@ -248,6 +249,12 @@ class FunctionPlanner {
     if (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isTaggedTemplateExpression(e) || ts.isAwaitExpression(e)) {
       const carry = this.carry(e);
       const awaits = ts.isAwaitExpression(e) || containsAwait(e);
+      // a closure made before the ask and called after it (types, or the function called, say so)
+      const held = carry !== true ? heldAcrossAsk(e, declaredBy(e), this.heldContext()) : undefined;
+      if (held) {
+        this.out.blocking.push(held);
+        return;
+      }
       if (carry === false) {
         const names = declaredBy(e);
         if (!awaits && !isPromiseValue(e, this.context.checker())) {
@@ -261,6 +268,11 @@ class FunctionPlanner {
       }
     }
     this.out.memos.push(this.memoOf(e));
+  }
+
+  private heldContext(): HeldContext {
+    const askPoints = [...this.flow.askPoints.values()].map((p) => ({ start: p.node.getStart(), awaitEnd: p.awaitEnd }));
+    return { fn: this.flow.fn, askPoints, checker: this.context.checker(), moduleFunction: (name) => moduleFunction(this.flow.file, name) };
   }
 
   /**
