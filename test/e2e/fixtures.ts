@@ -290,6 +290,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { environment: 'moon', strategy: 'yolo' },
   },
   {
+    name: 'guarded-dispatch',
+    call: { kind: 'tool', name: 'run_job', arguments: { job: 'reindex' } },
+    scenarios: {
+      accept: 'Ran reindex',
+      decline: 'reindex not run (decline)',
+      cancel: 'reindex not run (cancel)',
+      'invalid-then-valid': 'Ran reindex',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
+  {
     name: 'sibling-asks',
     call: { kind: 'tool', name: 'save_contact', arguments: {} },
     scenarios: {

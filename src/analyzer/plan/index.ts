@@ -7,7 +7,7 @@
  * never becomes a runtime call that some caller runs outside a flow.
  */
 import ts from '../../typescript.cjs';
-import { enclosingFunction, outerParent, unwrap } from '../ast.js';
+import { enclosingFunction, functionName, isFunctionLike, outerParent, unwrap } from '../ast.js';
 import type { RawSite } from '../detect.js';
 import type { FileIndex } from '../file-index.js';
 import type { Portability, Site } from '../model.js';
@@ -224,7 +224,8 @@ class PlanBuilder {
     for (const [flow, e] of edits) {
       if (e.blocking.length === 0) continue;
       for (const unit of units) {
-        if (!unit.routes.some(({ route }) => route.end.fn === flow.fn || route.via.some((v) => v.fn === flow.fn))) continue;
+        const passer = unit.registration && passingFunction(unit.registration, unit.end.fn);
+        if (passer !== flow.fn && !unit.routes.some(({ route }) => route.end.fn === flow.fn || route.via.some((v) => v.fn === flow.fn))) continue;
         for (const input of unit.inputs) {
           for (const b of e.blocking) {
             add(input, b.reason, unit);
@@ -283,6 +284,18 @@ class PlanBuilder {
     for (let k = 1; k < chain.length; k++) flowOf(chain[k], files[k]).helper = true;
 
     const out: ReasonId[] = [];
+    // the registered function only hands the handler's result on (`try { return await run(args, ctx) } catch …`):
+    // it runs in the flow too, so its own try/catch, finally and effects around that call are planned
+    const registration = registrationOf(route.end);
+    const passer = registration && passingFunction(registration, route.end.fn);
+    if (passer) {
+      const calls = passingCalls(passer, route.end.fn);
+      if (calls.length > 0) flowOf(passer, registration.file).handlerKind = true;
+      for (const call of calls) {
+        const r = this.climb(input, call, passer, registration.file, route.end.fn, flowOf);
+        if (r) out.push(r);
+      }
+    }
     const last = chain.length - 1;
     const r = this.climb(input, input.raw.node, chain[last], files[last], undefined, flowOf);
     if (r) out.push(r);
@@ -434,6 +447,36 @@ function refused(kept: readonly ReasonId[], own: Iterable<ReasonId>): ReasonId[]
 type Attempt =
   | { ok: true; flows: Map<ts.FunctionLikeDeclaration, FlowFunction>; asks: Map<PlanInput, Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }>; edits: Map<FlowFunction, FunctionEdits> }
   | { ok: false; reasons: Map<PlanInput, Set<ReasonId>>; byUnit: Map<PlanInput, Map<Unit, Set<ReasonId>>> };
+
+/** The registered function when it is not the route's handler (it returns the handler's call: a dispatcher, a try around it). */
+function passingFunction(reg: RegistrationSeam, handler: ts.FunctionLikeDeclaration): ts.FunctionLikeDeclaration | undefined {
+  const arg = unwrap(reg.handlerArg);
+  const fn = isFunctionLike(arg) ? arg : undefined;
+  return fn && fn !== handler ? fn : undefined;
+}
+
+/** The calls in `passer` whose result it returns (`return [await] handler(…)`, `return handlers[name](…)`) and that may enter `handler`. */
+function passingCalls(passer: ts.FunctionLikeDeclaration, handler: ts.FunctionLikeDeclaration): ts.CallExpression[] {
+  const name = functionName(handler);
+  const out: ts.CallExpression[] = [];
+  const returned = (e: ts.Expression): void => {
+    let x = unwrap(e);
+    if (ts.isAwaitExpression(x)) x = unwrap(x.expression);
+    if (!ts.isCallExpression(x)) return;
+    const callee = unwrap(x.expression);
+    const named = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+    // a table dispatch (`handlers[name](…)`) may enter any of its entries
+    if ((name !== undefined && named === name) || ts.isElementAccessExpression(callee)) out.push(x);
+  };
+  const visit = (n: ts.Node): void => {
+    if (isFunctionLike(n) && n !== passer) return;
+    if (ts.isReturnStatement(n) && n.expression) returned(n.expression);
+    ts.forEachChild(n, visit);
+  };
+  if (passer.body && !ts.isBlock(passer.body)) returned(passer.body);
+  else if (passer.body) visit(passer.body);
+  return out;
+}
 
 /** A unit with only the routes of `inputs`. */
 function restrict(unit: Unit, inputs: readonly PlanInput[]): Unit {
