@@ -92,6 +92,8 @@ export interface PlanningContext {
   checker(): ts.TypeChecker | undefined;
   /** Does a path function keep running after a stopped round (`Promise.allSettled` of asks inside)? */
   swallowing(fn: ts.FunctionLikeDeclaration): boolean;
+  /** Can an ask follow, in the same round, once this path function has returned (a caller's later ask)? */
+  asksAfterReturn(fn: ts.FunctionLikeDeclaration): boolean;
 }
 
 class FunctionPlanner {
@@ -219,7 +221,8 @@ class FunctionPlanner {
   }
 
   private canRunBeforeAnAsk(node: ts.Node): boolean {
-    if (this.flow.helper) return true;
+    // a helper's later code runs before its caller's later asks, when there are any
+    if (this.flow.helper && this.context.asksAfterReturn(this.flow.fn)) return true;
     const start = node.getStart();
     if (start < this.lastAwaitEnd || start >= this.settledFrom) return true;
     return this.loopsWithAsks.some((loop) => node.pos >= loop.pos && node.end <= loop.end);

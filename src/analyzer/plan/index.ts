@@ -369,12 +369,13 @@ class PlanBuilder {
       const outer = outerParent(input.raw.node).parent;
       if (outer && ts.isAwaitExpression(outer)) replaced.add(outer);
     }
+    const asksAfter = asksAfterReturn(flows);
     const out = new Map<FlowFunction, FunctionEdits>();
     // functions around a callback first: the callback's scope sees theirs
     const ordered = [...flows.values()].sort((a, b) => depth(a.fn) - depth(b.fn));
     for (const flow of ordered) {
       const legacy = new Set(flow.file.sites.map((s) => s.node).filter((n) => !replaced.has(n)));
-      out.set(flow, flow.edits({ legacy, replaced, kept, checker: () => this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn) }));
+      out.set(flow, flow.edits({ legacy, replaced, kept, checker: () => this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn), asksAfterReturn: (fn) => asksAfter(fn) }));
     }
     return out;
   }
@@ -447,6 +448,49 @@ function refused(kept: readonly ReasonId[], own: Iterable<ReasonId>): ReasonId[]
 type Attempt =
   | { ok: true; flows: Map<ts.FunctionLikeDeclaration, FlowFunction>; asks: Map<PlanInput, Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }>; edits: Map<FlowFunction, FunctionEdits> }
   | { ok: false; reasons: Map<PlanInput, Set<ReasonId>>; byUnit: Map<PlanInput, Map<Unit, Set<ReasonId>>> };
+
+/**
+ * Can an ask follow once `fn` has returned, in the same round? Then all of a helper's code runs before
+ * an ask (its later code too). Not when every call that enters it is its caller's last ask point
+ * (nothing asks after it, it is in no loop that asks, not settled) in a caller of which the same holds:
+ * its code after its own last ask then runs once, on the round that completes, as a handler's does.
+ * A callback (mapped in `Promise.all`) runs beside its siblings' asks: always yes.
+ */
+function asksAfterReturn(flows: ReadonlyMap<ts.FunctionLikeDeclaration, FlowFunction>): (fn: ts.FunctionLikeDeclaration) => boolean {
+  const known = new Map<ts.FunctionLikeDeclaration, boolean>();
+  const decide = (fn: ts.FunctionLikeDeclaration): boolean => {
+    const flow = flows.get(fn);
+    if (!flow?.helper) return false;
+    if (flow.parent) return true;
+    const callers = [...flows.values()].flatMap((c) => [...c.askPoints.values()].filter((p) => p.enters === fn).map((p) => ({ c, p })));
+    if (callers.length === 0) return true;
+    return callers.some(({ c, p }) => {
+      if (p.settled) return true;
+      const points = [...c.askPoints.values()];
+      if (points.some((q) => q.node.getStart() >= p.awaitEnd)) return true;
+      if (points.some((q) => q !== p && loopAround(q.node, c.fn, p.node))) return true;
+      if (inLoopOf(p.node, c.fn)) return true;
+      return ask(c.fn);
+    });
+  };
+  const ask = (fn: ts.FunctionLikeDeclaration): boolean => {
+    const k = known.get(fn);
+    if (k !== undefined) return k;
+    known.set(fn, true); // a cycle (recursion): assume it can
+    const v = decide(fn);
+    known.set(fn, v);
+    return v;
+  };
+  return ask;
+}
+
+/** Is there a loop of `fn` holding both `a` and `b`? */
+function loopAround(a: ts.Node, fn: ts.Node, b: ts.Node): boolean {
+  for (let n: ts.Node | undefined = a.parent; n && n !== fn; n = n.parent) {
+    if ((ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n)) && b.pos >= n.pos && b.end <= n.end) return true;
+  }
+  return false;
+}
 
 /** The registered function when it is not the route's handler (it returns the handler's call: a dispatcher, a try around it). */
 function passingFunction(reg: RegistrationSeam, handler: ts.FunctionLikeDeclaration): ts.FunctionLikeDeclaration | undefined {
