@@ -1,6 +1,7 @@
 // fixtures/packages/releases-v1-ts, a legacy TypeScript package on SDK v1's low-level Server (one
 // tools/call dispatcher, asks in helpers of other files that receive the Server), through the real CLI
 // (which migrates it to v2 first), built with its own tsconfig, to two replica processes of its build.
+import { CLIENT_ROOTS } from '../e2e/fixtures.js';
 import { describePortedPackage } from './legacy-vs-ported.js';
 
 describePortedPackage({
@@ -41,6 +42,15 @@ describePortedPackage({
       name: 'audit',
       call: { kind: 'tool', name: 'audit_workspace', arguments: { check: 'licenses' } },
       scenarios: { roots: 'Audited licenses under file:///srv/data, file:///srv/logs' },
+    },
+  ],  custom: [
+    {
+      call: 'notes',
+      name: 'a client without sampling (both fail the call, after the same journal line)',
+      script: () => ({ capabilities: { elicitation: { form: {} }, roots: {} }, roots: CLIENT_ROOTS }),
+      // v1's createMessage sends the request anyway and the client refuses it; the port refuses it itself, as SDK v2 does
+      text: 'MCP error -32601: Method not found',
+      error: { ported: 'Client does not support sampling (required for sampling/createMessage)' },
     },
   ],
 });
