@@ -287,7 +287,8 @@ export async function claimOnce(opened: OpenedState<unknown>, options: { store?:
   try {
     claimed = await store.claim(`${CLAIM_KEY_PREFIX}${id}`, ttlSeconds);
   } catch (error) {
-    throw new Error('claimOnce: the claim store failed, so the call must not complete', { cause: error });
+    // the cause as ES2022's `{ cause }` option sets it, written so the helper type-checks with an older `lib`
+    throw Object.defineProperty(new Error('claimOnce: the claim store failed, so the call must not complete'), 'cause', { value: error, writable: true, configurable: true });
   }
   return claimed === true;
 }
@@ -311,7 +312,7 @@ type FlatValue = string | number | boolean | string[];
  *  A Standard Schema (e.g. zod) is accepted too and validated synchronously. */
 export function elicitationAnswer(responses: unknown, key: string, requestedSchema: unknown): ElicitAnswer | undefined {
   try {
-    if (!isRecord(responses) || typeof key !== 'string' || !Object.hasOwn(responses, key)) return undefined;
+    if (!isRecord(responses) || typeof key !== 'string' || !Object.prototype.hasOwnProperty.call(responses, key)) return undefined;
     const entry = responses[key];
     if (!isRecord(entry)) return undefined;
     const { action, content: sent } = entry;
@@ -876,11 +877,11 @@ function viaFlatSchema(content: Record<string, unknown>, schema: unknown): Recor
   const { type, properties = {}, required = [] } = schema;
   if ((type !== undefined && type !== 'object') || !isRecord(properties) || !Array.isArray(required)) return undefined;
   for (const name of required) {
-    if (typeof name !== 'string' || !Object.hasOwn(content, name) || content[name] === undefined) return undefined;
+    if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(content, name) || content[name] === undefined) return undefined;
   }
   const entries: [string, FlatValue][] = [];
   for (const [name, property] of Object.entries(properties)) {
-    if (!Object.hasOwn(content, name) || content[name] === undefined) continue;
+    if (!Object.prototype.hasOwnProperty.call(content, name) || content[name] === undefined) continue;
     const value = flatValue(content[name], property);
     if (value === undefined) return undefined;
     entries.push([name, value]);

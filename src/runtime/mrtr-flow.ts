@@ -447,7 +447,7 @@ function buildRequest(kind: AskKind, params: object): InputRequest {
 
 /** This round's answer to `key`, shaped as the legacy call's result, or undefined (ask again). */
 function readAnswer(kind: AskKind, responses: Record<string, unknown> | undefined, key: string, params: object): unknown {
-  const entry = responses && Object.hasOwn(responses, key) ? responses[key] : undefined;
+  const entry = responses && Object.prototype.hasOwnProperty.call(responses, key) ? responses[key] : undefined;
   if (!isRecord(entry)) return undefined;
   switch (kind) {
     case 'form':
@@ -578,7 +578,7 @@ function encode(value: unknown, ancestors: Set<object>, site: string | undefined
     if (proto !== Object.prototype && proto !== null) return notCarried(`a ${(value as object).constructor?.name || 'class'} instance`, site);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = encode(v, ancestors, site);
-    return Object.hasOwn(out, TAG) ? { [TAG]: 'o', v: out } : out;
+    return Object.prototype.hasOwnProperty.call(out, TAG) ? { [TAG]: 'o', v: out } : out;
   } finally {
     ancestors.delete(value);
   }
@@ -592,7 +592,7 @@ function notCarried(what: string, site: string | undefined): unknown {
 function decodeValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(decodeValue);
   if (!isRecord(value)) return value;
-  if (!Object.hasOwn(value, TAG)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeValue(v)]));
+  if (!Object.prototype.hasOwnProperty.call(value, TAG)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeValue(v)]));
   const v = value['v'];
   switch (value[TAG]) {
     case 'n':
@@ -644,7 +644,7 @@ function restoreMutables(targets: readonly object[], states: unknown): void {
       target.clear();
       for (const v of state) target.add(v);
     } else if (isRecord(target) && isRecord(state)) {
-      for (const k of Object.keys(target)) if (!Object.hasOwn(state, k)) delete target[k];
+      for (const k of Object.keys(target)) if (!Object.prototype.hasOwnProperty.call(state, k)) delete target[k];
       Object.assign(target, state);
     }
   });
