@@ -241,7 +241,7 @@ export function describePortedPackage(spec: PackageSpec, more?: (running: () => 
         expect(typescript).toEqual([]);
       });
     } else {
-      it(`writes TypeScript helpers, and the port builds with the package's own tsconfig (strict, ${spec.modules} output)`, () => {
+      it(`writes TypeScript helpers, and the port builds with the package's own tsconfig (strict, its target and lib, ${spec.modules} output)`, () => {
         const helpers = helperStems(spec).map((stem) => join(spec.helperDir, `${stem}.ts`));
         expect(port.report.helpers.map((h) => [h.file, h.status]).sort()).toEqual(helpers.map((h) => [h, 'written']));
         expect(portedBuild?.stdout).toBe('');
