@@ -99,6 +99,25 @@ const declaringParentKinds = (): ReadonlySet<ts.SyntaxKind> => (declaringParents
   ts.SyntaxKind.PropertyAccessExpression,
 ]));
 
+/** The kinds `indexFile` dispatches on (read off the compiler on first use: at import it would load it). */
+let kindsRead: ReturnType<typeof readIndexKinds> | undefined;
+const indexKinds = (): ReturnType<typeof readIndexKinds> => (kindsRead ??= readIndexKinds());
+
+function readIndexKinds() {
+  const k = ts.SyntaxKind;
+  return {
+    Identifier: k.Identifier,
+    PropertyAccessExpression: k.PropertyAccessExpression,
+    CallExpression: k.CallExpression,
+    NewExpression: k.NewExpression,
+    VariableDeclaration: k.VariableDeclaration,
+    PropertyDeclaration: k.PropertyDeclaration,
+    Parameter: k.Parameter,
+    BinaryExpression: k.BinaryExpression,
+    EqualsToken: k.EqualsToken,
+  };
+}
+
 /** Is this identifier the name being declared (or a property name), not a use of a binding? */
 function isDeclarationName(id: ts.Identifier): boolean {
   const p = id.parent;
@@ -130,31 +149,40 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
   const eras = collectModuleStatements(index);
 
   const candidates = index.candidates;
+  // the walk reads each node's kind against these once-read constants (and one forEachChild): every
+  // `ts.is…` or `ts.SyntaxKind.…` is a lookup among the compiler's 2,500 exports, on every node of every file
+  const K = indexKinds();
+  const forEachChild = ts.forEachChild;
   const visit = (node: ts.Node): void => {
-    if (ts.isIdentifier(node)) {
-      if (!isDeclarationName(node)) push(index.identRefs, node.text, node);
+    const kind = node.kind;
+    if (kind === K.Identifier) {
+      if (!isDeclarationName(node as ts.Identifier)) push(index.identRefs, (node as ts.Identifier).text, node as ts.Identifier);
       return;
     }
-    if (ts.isPropertyAccessExpression(node)) {
-      push(index.propRefs, node.name.text, node);
-    } else if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
-      candidates.push(node);
-      const spec = ts.isCallExpression(node) ? dynamicImportSpecifier(node) : undefined;
+    if (kind === K.PropertyAccessExpression) {
+      push(index.propRefs, (node as ts.PropertyAccessExpression).name.text, node as ts.PropertyAccessExpression);
+    } else if (kind === K.CallExpression || kind === K.NewExpression) {
+      candidates.push(node as ts.CallExpression | ts.NewExpression);
+      const spec = kind === K.CallExpression ? dynamicImportSpecifier(node as ts.CallExpression) : undefined;
       if (spec) noteSdk(index, eras, spec);
     } else if (isFunctionLike(node)) {
       const name = functionName(node);
       if (name) push(index.functions, name, node);
-    } else if (ts.isVariableDeclaration(node)) {
-      noteVariable(index, node);
-    } else if ((ts.isPropertyDeclaration(node) || ts.isParameter(node)) && node.type && isServerType(node.type) && node.name && (ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name))) {
-      index.serverNames.add(node.name.text);
-    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && isNewServer(node.right)) {
-      const chain = memberChain(node.left);
-      index.serverNames.add(chain[chain.length - 1]);
+    } else if (kind === K.VariableDeclaration) {
+      noteVariable(index, node as ts.VariableDeclaration);
+    } else if (kind === K.PropertyDeclaration || kind === K.Parameter) {
+      const decl = node as ts.PropertyDeclaration | ts.ParameterDeclaration;
+      if (decl.type && isServerType(decl.type) && decl.name && (ts.isIdentifier(decl.name) || ts.isPrivateIdentifier(decl.name))) index.serverNames.add(decl.name.text);
+    } else if (kind === K.BinaryExpression) {
+      const bin = node as ts.BinaryExpression;
+      if (bin.operatorToken.kind === K.EqualsToken && isNewServer(bin.right)) {
+        const chain = memberChain(bin.left);
+        index.serverNames.add(chain[chain.length - 1]);
+      }
     }
-    ts.forEachChild(node, visit);
+    forEachChild(node, visit);
   };
-  ts.forEachChild(sf, visit);
+  forEachChild(sf, visit);
 
   // A file that imports both eras (mid-migration) is reported by its newer imports.
   index.era = eras.has('v2') ? 'v2' : eras.has('v1') ? 'v1' : 'unknown';
