@@ -5,7 +5,7 @@
  * analyzed, so checker queries work on the very nodes the analyzer and the plan hold; everything else
  * (imports outside the set, `node_modules` declarations, libs) is read from disk as usual.
  */
-import { dirname, extname, resolve, sep } from 'node:path';
+import { dirname, extname, isAbsolute, resolve, sep } from 'node:path';
 import ts from '../typescript.cjs';
 import { acquireSharedSourceFile, isStableDeclarationPath } from './shared-source-files.js';
 
@@ -45,8 +45,35 @@ export function buildProgram(source: TreeSource & { options?: ts.CompilerOptions
     const text = host.readFile(fileName);
     return text === undefined ? undefined : acquireSharedSourceFile(fileName, text, options, languageVersion);
   };
+  resolveThroughSharedCache(host, options);
   return ts.createProgram({ rootNames, options, host });
 }
+
+/**
+ * Module resolution with a cache kept for the process where the answer cannot change while it runs: an
+ * import inside `node_modules` or the lib, and a package name (it resolves into `node_modules`). A
+ * relative import of a user's file gets a cache of this program only (a file may appear or go between
+ * analyses). Resolving a program's imports is most of `createProgram` once the declarations are parsed.
+ */
+function resolveThroughSharedCache(host: ts.CompilerHost, options: ts.CompilerOptions): void {
+  const key = JSON.stringify(options);
+  let shared = sharedResolutionCaches.get(key);
+  if (!shared) sharedResolutionCaches.set(key, (shared = ts.createModuleResolutionCache(host.getCurrentDirectory(), (f) => host.getCanonicalFileName(f), options)));
+  const stable = shared;
+  const own = ts.createModuleResolutionCache(host.getCurrentDirectory(), (f) => host.getCanonicalFileName(f), options);
+  // the program's other lookups (type directives, a file's module format) go through this program's cache, as by default
+  host.getModuleResolutionCache = () => own;
+  host.resolveModuleNameLiterals = (literals, containingFile, redirected, opts, containingSourceFile) => {
+    const fromStable = isStableDeclarationPath(containingFile);
+    return literals.map((literal) => {
+      const bare = !literal.text.startsWith('.') && !isAbsolute(literal.text);
+      const mode = ts.getModeForUsageLocation(containingSourceFile, literal, opts);
+      return ts.resolveModuleName(literal.text, containingFile, opts, host, fromStable || bare ? stable : own, redirected, mode);
+    });
+  };
+}
+
+const sharedResolutionCaches = new Map<string, ts.ModuleResolutionCache>();
 
 /**
  * Parses and binds, ahead of time, the declarations a program over `rootNames` will read besides them:

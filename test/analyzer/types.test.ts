@@ -185,3 +185,29 @@ server.registerTool('cancel_order', { inputSchema: z.object({ orderId: z.string(
 
 export { server };
 `;
+
+describe('module resolution across the programs of one process', () => {
+  it('a user file that appears between two analyses is found by the second (relative imports are not kept)', () => {
+    const dir = tempDir();
+    const a = join(dir, 'a.ts');
+    writeFileSync(a, `import { n } from './b.js';\nexport const m = n;\n`);
+    const first = new Project(dir, [a]);
+    first.get(a);
+    expect(first.typeProgram()!.getSourceFile(join(dir, 'b.ts'))).toBeUndefined();
+    writeFileSync(join(dir, 'b.ts'), 'export const n = 1;\n');
+    const second = new Project(dir, [a]);
+    second.get(a);
+    expect(second.typeProgram()!.getSourceFile(join(dir, 'b.ts'))).toBeDefined();
+  });
+
+  it('a package resolves to the same declarations in every program', () => {
+    const file = join(fixture, 'server.ts');
+    const names = [0, 1].map(() => {
+      const project = new Project(fixture, [file]);
+      project.get(file);
+      return project.typeProgram()!.getSourceFiles().map((sf) => sf.fileName).filter((n) => n.includes('/@modelcontextprotocol/server/')).sort();
+    });
+    expect(names[0].length).toBeGreaterThan(0);
+    expect(names[1]).toEqual(names[0]);
+  });
+});
