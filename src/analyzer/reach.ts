@@ -11,6 +11,7 @@ import { INVOKE_METHODS, type FileIndex } from './file-index.js';
 import { isEraGuarded, isUnderCapabilityCheck } from './guards.js';
 import { resolveBinding } from './bindings.js';
 import { calledFunction } from './functions.js';
+import { tableCallees } from './table-callees.js';
 import { DeadCode } from './dead-code.js';
 import type { Project } from './project.js';
 import type { ReasonId } from './reasons.js';
@@ -97,6 +98,8 @@ interface Walk {
 }
 
 const MAX_DEPTH = 12;
+/** The key of a table entry written `[NAME]: …`: matches only reads whose key is not a literal. */
+const COMPUTED_KEY = '\u0000computed';
 const MAX_ROUTES = 64;
 const MAX_VISITS = 2_000;
 
@@ -398,22 +401,30 @@ export class Reach {
   private forwardedInto(call: ts.CallExpression, arg: ts.Node, file: FileIndex, w: Walk): { refs: Ref[]; name: string; paramArgs: Map<ts.ParameterDeclaration, ts.Expression>; returnsTo: Map<ts.FunctionLikeDeclaration, Ref> } | undefined {
     const index = call.arguments.findIndex((a) => outerParent(a) === outerParent(arg));
     if (index < 0 || entryForArgument(arg)) return undefined;
-    const target = calledFunction(call.expression, file, this.project);
-    if (!target) return undefined;
-    const params = target.fn.parameters;
-    const rest = params.findIndex((p) => p.dotDotDotToken);
-    const param = rest >= 0 && index >= rest ? params[rest] : params[index];
-    if (!param || !ts.isIdentifier(param.name)) return undefined;
+    const called = calledFunction(call.expression, file, this.project);
+    // a call through a keyed table (`toolHandler.handler(args, ask)`): each function the table holds
+    const targets = called ? [called] : tableCallees(call.expression, file, this.project);
     const paramArgs = new Map(w.paramArgs);
-    params.forEach((p, i) => {
-      if (call.arguments[i] && !p.dotDotDotToken) paramArgs.set(p, call.arguments[i]);
-    });
-    const paramName = param.name.text;
-    const uses = (target.file.identRefs.get(paramName) ?? []).filter((id) => isInside(id, target.fn) && resolveBinding(id, paramName) === param);
-    // an argument gathered into a rest parameter is used where that element is taken out of it
-    const nodes = param.dotDotDotToken ? uses.flatMap((id) => restElementRead(id, index - rest, index === call.arguments.length - 1) ?? []) : uses;
-    const returnsTo = new Map(w.returnsTo).set(target.fn, { file, node: call });
-    return { refs: nodes.map((node) => ({ file: target.file, node })), name: paramName, paramArgs, returnsTo };
+    const returnsTo = new Map(w.returnsTo);
+    const refs: Ref[] = [];
+    let name: string | undefined;
+    for (const target of targets) {
+      const params = target.fn.parameters;
+      const rest = params.findIndex((p) => p.dotDotDotToken);
+      const param = rest >= 0 && index >= rest ? params[rest] : params[index];
+      if (!param || !ts.isIdentifier(param.name)) continue;
+      params.forEach((p, i) => {
+        if (call.arguments[i] && !p.dotDotDotToken) paramArgs.set(p, call.arguments[i]);
+      });
+      const paramName = param.name.text;
+      name ??= paramName;
+      const uses = (target.file.identRefs.get(paramName) ?? []).filter((id) => isInside(id, target.fn) && resolveBinding(id, paramName) === param);
+      // an argument gathered into a rest parameter is used where that element is taken out of it
+      const nodes = param.dotDotDotToken ? uses.flatMap((id) => restElementRead(id, index - rest, index === call.arguments.length - 1) ?? []) : uses;
+      returnsTo.set(target.fn, { file, node: call });
+      refs.push(...nodes.map((node) => ({ file: target.file, node })));
+    }
+    return name === undefined ? undefined : { refs, name, paramArgs, returnsTo };
   }
 
   /** `M.get(key)` uses of a `const M = new Map([[key, value], …])` holding `value` under a literal key. */
@@ -542,7 +553,7 @@ export class Reach {
   private tableReferences(obj: ts.ObjectLiteralExpression, file: FileIndex, key: string): Ref[] {
     const refs: Ref[] = [];
     const seen = new Set<ts.Node>();
-    const visit = (value: ts.Node, f: FileIndex): void => {
+    const visit = (value: ts.Node, f: FileIndex, entryKey?: string): void => {
       if (seen.has(value) || seen.size > MAX_TABLE_FLOW) return;
       seen.add(value);
       const r = outerParent(value);
@@ -554,14 +565,31 @@ export class Reach {
       }
       // `helper.elicit` read off the value (a factory's returned object of functions)
       if (access && ts.isPropertyAccessExpression(access) && outerParent(access.expression) === r) {
-        if (access.name.text === key) refs.push({ file: f, node: access });
+        if (access.name.text === key) refs.push({ file: f, node: access, ...(entryKey !== undefined ? { tableKey: entryKey } : {}) });
         return;
       }
-      for (const next of this.valueFlow(r, f)) visit(next.node, next.file);
+      // an entry of an outer table (`{ confirm: { handler: fn } }`): its reads (`const entry =
+      // handlers[name]`) are where this object goes, and the outer key names the tool
+      if (access && ts.isPropertyAssignment(access) && access.initializer === r && ts.isObjectLiteralExpression(access.parent)) {
+        const outerKey = propertyNameText(access.name);
+        for (const read of this.tableReferences(access.parent, f, outerKey ?? COMPUTED_KEY)) visit(read.node, read.file, outerKey);
+        return;
+      }
+      for (const next of this.valueFlow(r, f)) visit(next.node, next.file, entryKey);
     };
     const target = objectAssignTarget(obj);
     if (!target) {
       visit(obj, file);
+      // an exported table is read in the files importing it (`import { handlers } from './table.js'`)
+      const decl = outerParent(obj).parent;
+      const exported = decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name) && [...file.exports.values()].includes(decl.name.text) ? decl.name.text : undefined;
+      for (const imp of exported ? this.project.importersOf(file) : []) {
+        if ('namespace' in imp) {
+          for (const pa of imp.from.propRefs.get(exported!) ?? []) if (ts.isIdentifier(unwrap(pa.expression)) && (unwrap(pa.expression) as ts.Identifier).text === imp.local) visit(pa, imp.from);
+        } else if (imp.name === exported) {
+          for (const id of imp.from.identRefs.get(imp.local) ?? []) visit(id, imp.from);
+        }
+      }
       return refs;
     }
     const binding = resolveBinding(target, target.text);
