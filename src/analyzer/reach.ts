@@ -511,6 +511,12 @@ export class Reach {
     // references inside the function itself are recursion: they lead nowhere new
     for (const id of file.identRefs.get(name) ?? []) if (!isInside(id, fn)) refs.push({ file, node: id });
     if (![...file.exports.values()].includes(name)) return refs;
+    return [...refs, ...this.importedUses(file, name)];
+  }
+
+  /** The uses of `file`'s export `name` in the files importing it: `name` under its local name, or `ns.name`. */
+  private importedUses(file: FileIndex, name: string): Ref[] {
+    const refs: Ref[] = [];
     for (const imp of this.project.importersOf(file)) {
       if ('namespace' in imp) {
         for (const pa of imp.from.propRefs.get(name) ?? []) {
@@ -583,13 +589,7 @@ export class Reach {
       // an exported table is read in the files importing it (`import { handlers } from './table.js'`)
       const decl = outerParent(obj).parent;
       const exported = decl && ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name) && [...file.exports.values()].includes(decl.name.text) ? decl.name.text : undefined;
-      for (const imp of exported ? this.project.importersOf(file) : []) {
-        if ('namespace' in imp) {
-          for (const pa of imp.from.propRefs.get(exported!) ?? []) if (ts.isIdentifier(unwrap(pa.expression)) && (unwrap(pa.expression) as ts.Identifier).text === imp.local) visit(pa, imp.from);
-        } else if (imp.name === exported) {
-          for (const id of imp.from.identRefs.get(imp.local) ?? []) visit(id, imp.from);
-        }
-      }
+      for (const use of exported ? this.importedUses(file, exported) : []) visit(use.node, use.file);
       return refs;
     }
     const binding = resolveBinding(target, target.text);
