@@ -28,8 +28,12 @@ export interface V1MigrationReply {
   outcomes: V1MigrationOutcome[];
 }
 
-/** Below this many files a worker's start-up (loading ts-morph and the codemod again) costs more than it saves. */
-export const WORKER_MIN_FILES = 2;
+/**
+ * Below this many files the migration is short, and the worker's start-up (ts-morph and the codemod
+ * loaded in it) and the declarations read meanwhile (which a plan with no type question never needs)
+ * would cost more than they save: those run in-thread, as before.
+ */
+export const WORKER_MIN_FILES = 8;
 
 /**
  * Migrates every job; `prepare` runs on this thread meanwhile (it is skipped when the migration has to

@@ -9,17 +9,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { migrateV1Files, type V1MigrationJob } from '../../src/port/v1-migration-pool.js';
+import { migrateV1Files, WORKER_MIN_FILES, type V1MigrationJob } from '../../src/port/v1-migration-pool.js';
 import { migrateV1Source } from '../../src/port/v1-migration.js';
 import { compiledScript } from '../compiled.js';
 import { repoRoot } from './helpers.js';
 
 const mini = join(repoRoot, 'fixtures/port/v1-mini/src');
+const files = readdirSync(mini).filter((f) => f.endsWith('.ts')).sort();
 const jobs: V1MigrationJob[] = [
-  ...readdirSync(mini)
-    .filter((f) => f.endsWith('.ts'))
-    .sort()
-    .map((f) => ({ source: readFileSync(join(mini, f), 'utf8'), path: join(mini, f), projectType: 'server' as const })),
+  // enough files for a worker (WORKER_MIN_FILES): the fixture's files, each under several names
+  ...Array.from({ length: Math.ceil(WORKER_MIN_FILES / files.length) }, (_, copy) =>
+    files.map((f) => ({ source: readFileSync(join(mini, f), 'utf8'), path: join(mini, `${copy}-${f}`), projectType: 'server' as const })),
+  ).flat(),
   // a file that does not parse: the codemod's tolerant parser takes it all the same, on either thread
   { source: 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nconst x = ;\n', path: join(mini, 'broken.ts'), projectType: 'server' },
 ];
@@ -51,6 +52,20 @@ describe('migrateV1Files', () => {
     // prepare ran, on the calling (main) thread: so the migration ran in the worker
     expect(prepared).toBe(0);
     expect(outcomes).toEqual(inThread());
+  }, 120_000);
+
+  it('a short migration runs in-thread, compiled too: no worker start-up, no declarations read for nothing', () => {
+    const pool = pathToFileURL(compiledScript('src/port/v1-migration-pool.ts')).href;
+    const script = `
+      const { migrateV1Files } = await import(${JSON.stringify(pool)});
+      let prepared = false;
+      await migrateV1Files(JSON.parse(process.argv[1]), () => { prepared = true; });
+      process.stdout.write(JSON.stringify({ prepared }));
+    `;
+    const few = jobs.slice(0, WORKER_MIN_FILES - 1);
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(few)], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ prepared: false });
   }, 120_000);
 
   it('from the TypeScript sources: in-thread, prepare not called, the same results', async () => {
