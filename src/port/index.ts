@@ -25,7 +25,7 @@ import { planPackageHelpers, type HelperWrite } from './helper-stage.js';
 import { TS_FLAVOR, helperFileName, type ClaimStoreKind } from '../runtime/template.js';
 import { importedPackages, updateManifest } from './manifest.js';
 import { findV1OnlyCalls, mayCallV1OnlyApis } from './v1-only-calls.js';
-import { legacyTransportsIn, nextSteps } from './next-steps.js';
+import { legacyTransportsIn, nextSteps, portedRuntimeIn, serverFactoryIn } from './next-steps.js';
 import { uncommittedFiles } from './git-guard.js';
 import { findMarkers } from './markers.js';
 import { reportPathProblem } from './output-path.js';
@@ -376,7 +376,9 @@ async function port(options: RunPortOptions): Promise<PortResult> {
   helpers.sort((a, b) => (a.file < b.file ? -1 : 1));
   const summary = summarize(work.size, files);
   // servers connected to a transport by hand speak 2025-11-25 only: the next steps say how to host them
-  const legacyHosts = [...work.values()].flatMap((wf) => legacyTransportsIn(wf.output).map((transport) => ({ file: wf.rel, transport })));
+  const legacyHosts = [...work.values()].flatMap((wf) => legacyTransportsIn(wf.output).map((transport) => ({ file: wf.rel, transport, factory: serverFactoryIn(wf.output) })));
+  // what an earlier port left in the tree (a second run writes no helper, but the same configuration holds)
+  const { portedFiles, claimStores } = portedRuntimeIn([...work.values()].map((wf) => ({ file: wf.rel, text: wf.output })));
   return {
     tool: 'mrtr-port',
     command: 'port',
@@ -387,7 +389,7 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     helpers,
     manifests,
     summary,
-    nextSteps: nextSteps({ dryRun, claims, files, helpers, manifests, summary, legacyHosts, markerReasons }),
+    nextSteps: nextSteps({ dryRun, claims, files, helpers, manifests, summary, legacyHosts, markerReasons, portedFiles, claimStores }),
     ...(swept && (swept.removed.length > 0 || swept.restored.length > 0)
       ? { recovered: { removed: swept.removed.map(relOf), restored: swept.restored.map(relOf) } }
       : {}),

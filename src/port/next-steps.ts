@@ -12,6 +12,8 @@ import type { FileOutcome, HelperOutcome, ManifestOutcome, NextStep, PortSummary
 export interface LegacyHost {
   file: string;
   transport: string;
+  /** The function that builds the connected server (`const server = createServer()`), when the file shows it. */
+  factory?: string;
 }
 
 const CLAIMS_FILE_RE = /(^|\/)mrtr-claims(-redis)?\.[cm]?[jt]s$/;
@@ -21,6 +23,28 @@ const LEGACY_TRANSPORT_RE = /\bnew\s+((?:Node|WebStandard)?StreamableHTTPServerT
 export function legacyTransportsIn(text: string): string[] {
   if (!text.includes('Transport') || !/\.connect\s*\(/.test(text)) return [];
   return [...new Set([...text.matchAll(LEGACY_TRANSPORT_RE)].map((m) => m[1]))];
+}
+
+const FLOW_IMPORT_RE = /(?:from\s*|require\s*\(\s*)['"][^'"]*\/mrtr-flow(?:\.[cm]?[jt]s)?['"]/;
+
+/** The function whose result a source text connects to a transport: `const server = createServer(); server.connect(…)`. */
+export function serverFactoryIn(text: string): string | undefined {
+  for (const m of text.matchAll(/\b([A-Za-z_$][\w$]*)\.connect\s*\(/g)) {
+    const made = new RegExp(`\\b(?:const|let|var)\\s+${m[1].replace(/\$/g, '\\$')}\\s*(?::[^=]+)?=\\s*(?:await\\s+)?([A-Za-z_$][\\w$]*)\\s*\\(`).exec(text);
+    if (made && made[1] !== 'new') return made[1];
+  }
+  return undefined;
+}
+
+/**
+ * What a tree holds of an earlier port, so a second run gives the same configuration steps: the files
+ * that import the flow runtime (ported handlers run in it) and the claim store files next to it.
+ */
+export function portedRuntimeIn(files: readonly { file: string; text: string }[]): { portedFiles: string[]; claimStores: string[] } {
+  return {
+    portedFiles: files.filter((f) => FLOW_IMPORT_RE.test(f.text)).map((f) => f.file),
+    claimStores: files.filter((f) => CLAIMS_FILE_RE.test(f.file)).map((f) => f.file),
+  };
 }
 
 export interface RunFacts {
@@ -33,6 +57,10 @@ export interface RunFacts {
   legacyHosts: readonly LegacyHost[];
   /** The reason of every open marker left in the files (absent: unknown, so no marker counts as a review note). */
   markerReasons?: readonly string[];
+  /** Files (after the run) that import the flow runtime: ported by this run or an earlier one. */
+  portedFiles?: readonly string[];
+  /** Claim store files (`mrtr-claims.*`, `mrtr-claims-redis.*`) the tree holds, written by this run or an earlier one. */
+  claimStores?: readonly string[];
 }
 
 export function nextSteps(run: RunFacts): NextStep[] {
@@ -67,11 +95,13 @@ export function nextSteps(run: RunFacts): NextStep[] {
   }
 
   const helped = run.helpers.filter((h) => h.status !== 'failed');
-  if (helped.length > 0) {
+  // a second run writes no helper: the tree's ported files and claim store still need the configuration
+  if (helped.length > 0 || (run.portedFiles?.length ?? 0) > 0) {
     add('state-keys', 'Set MRTR_STATE_KEYS to one secret of at least 32 bytes, the same on every replica (make one with `openssl rand -base64 48`): the ported handlers seal requestState with it, and in production the server refuses to start without it.');
     // the flow claims each final round in the claim store the port writes next to it
-    const claims = helped.some((h) => CLAIMS_FILE_RE.test(h.file));
-    if (claims && run.claims === 'redis') {
+    const stores = [...helped.map((h) => h.file), ...(run.claimStores ?? [])].filter((f) => CLAIMS_FILE_RE.test(f));
+    const claims = stores.length > 0;
+    if (claims && (run.claims === 'redis' || stores.some((f) => /-redis\.[cm]?[jt]s$/.test(f)))) {
       add('claims', 'Set MRTR_CLAIMS_REDIS_URL to the same Redis on every replica (`redis://host:6379`; `appendonly yes` with `appendfsync always`, so no acknowledged claim is lost): a replayed final round then completes once across the fleet. In production the server refuses to start without it.');
     } else if (claims) {
       add('claims', 'Claims are kept in each process\'s memory: right for one replica. With more than one, a replayed final round can complete once per replica: port with `--claims redis` and set MRTR_CLAIMS_REDIS_URL to the same Redis on every replica.');
@@ -80,7 +110,7 @@ export function nextSteps(run: RunFacts): NextStep[] {
     if (hosts.length > 0) {
       add(
         'host-2026',
-        `Host the server so it speaks 2026-07-28: ${hosts.join('; ')} — a server connected to a transport by hand speaks 2025-11-25 only, where ported handlers run on the SDK's legacy shim. Serve it with \`createMcpHandler(() => buildServer())\` (HTTP, from @modelcontextprotocol/server) or \`serveStdio(() => buildServer())\` (from @modelcontextprotocol/server/stdio).`,
+        `Host the server so it speaks 2026-07-28: ${hosts.join('; ')} — a server connected to a transport by hand speaks 2025-11-25 only, where ported handlers run on the SDK's legacy shim. ${serveAdvice(run.legacyHosts)}`,
         [...new Set(run.legacyHosts.map((h) => h.file))],
       );
     }
@@ -111,9 +141,20 @@ function isReviewNote(reason: string): boolean {
 }
 
 function groupTransports(hosts: readonly LegacyHost[]): string[] {
-  const byFile = new Map<string, string[]>();
-  for (const h of hosts) byFile.set(h.file, [...(byFile.get(h.file) ?? []), h.transport]);
-  return [...byFile].map(([file, transports]) => `${file} connects ${list(transports)}`);
+  const byFile = new Map<string, { transports: string[]; factory?: string }>();
+  for (const h of hosts) {
+    const known = byFile.get(h.file) ?? { transports: [], factory: h.factory };
+    byFile.set(h.file, { transports: [...known.transports, h.transport], factory: known.factory ?? h.factory });
+  }
+  return [...byFile].map(([file, { transports, factory }]) => `${file} connects ${list(transports)}${factory ? ` to the server \`${factory}()\` builds` : ''}`);
+}
+
+/** How to serve it: with the function that builds the server when the files show one, else after writing one. */
+function serveAdvice(hosts: readonly LegacyHost[]): string {
+  const factories = [...new Set(hosts.map((h) => h.factory).filter((f): f is string => f !== undefined))];
+  const serve = (f: string): string => `\`createMcpHandler(() => ${f}())\` (HTTP, a fresh server per request, from @modelcontextprotocol/server) or \`serveStdio(() => ${f}())\` (from @modelcontextprotocol/server/stdio)`;
+  if (factories.length > 0) return `Serve it with ${serve(factories[0])}${factories.length > 1 ? ` (likewise with ${list(factories.slice(1).map((f) => `\`${f}()\``))})` : ''}.`;
+  return `Move the code that builds the server (\`new McpServer(…)\` and its registrations) into a function, say \`buildServer\`, and serve it with ${serve('buildServer')}: each request gets a fresh server.`;
 }
 
 function list(items: readonly string[]): string {

@@ -1,6 +1,6 @@
 // The next steps a port run ends with: each one only when the run calls for it, naming the files.
 import { describe, expect, it } from 'vitest';
-import { legacyTransportsIn, nextSteps, type RunFacts } from '../../src/port/next-steps.js';
+import { legacyTransportsIn, nextSteps, portedRuntimeIn, serverFactoryIn, type RunFacts } from '../../src/port/next-steps.js';
 import type { HelperOutcome, ManifestOutcome } from '../../src/port/result.js';
 
 const SUMMARY = { scanned: 3, changed: 1, unchanged: 2, skipped: 0, skippedBy: {}, failed: 0, v1Migrated: 0, sites: 1, markers: 0, codemodMarkers: 0 };
@@ -64,6 +64,41 @@ describe('nextSteps', () => {
     expect(host.text).toContain('src/main.ts connects StdioServerTransport; src/http.ts connects NodeStreamableHTTPServerTransport');
     expect(host.text).toMatch(/createMcpHandler.*serveStdio/);
     expect(host.files).toEqual(['src/main.ts', 'src/http.ts']);
+  });
+
+  it('a second run over a ported tree (no helper written) still gives the state keys and its claim store', () => {
+    const second = { files: [{ file: 'src/server.ts', status: 'unchanged' as const, v1Migrated: false, sites: 0, markers: 0, codemodMarkers: 0 }], helpers: [], summary: { ...SUMMARY, changed: 0, sites: 0 } };
+    expect(ids({ ...second, portedFiles: ['src/server.ts'], claimStores: ['src/mrtr-claims.ts'] })).toEqual(['state-keys', 'claims']);
+    // the tree's Redis store decides the advice, whatever this run's --claims
+    const redis = nextSteps(facts({ ...second, portedFiles: ['src/server.ts'], claimStores: ['src/mrtr-claims-redis.ts'] }));
+    expect(redis[1].text).toMatch(/^Set MRTR_CLAIMS_REDIS_URL/);
+    const hosted = nextSteps(facts({ ...second, portedFiles: ['src/server.ts'], claimStores: [], legacyHosts: [{ file: 'src/main.ts', transport: 'StdioServerTransport' }] }));
+    expect(hosted.map((s) => s.id)).toEqual(['state-keys', 'host-2026']);
+    expect(ids({ ...second, portedFiles: [], claimStores: [] })).toEqual([]);
+  });
+
+  it('host-2026 names the function that builds the server, or asks for one', () => {
+    const text = (factory?: string) => nextSteps(facts({ legacyHosts: [{ file: 'src/main.ts', transport: 'StdioServerTransport', ...(factory ? { factory } : {}) }] })).find((s) => s.id === 'host-2026')!.text;
+    expect(text('createServer')).toContain('src/main.ts connects StdioServerTransport to the server `createServer()` builds');
+    expect(text('createServer')).toContain('`createMcpHandler(() => createServer())`');
+    expect(text('createServer')).toContain('`serveStdio(() => createServer())`');
+    expect(text()).toMatch(/Move the code that builds the server .* into a function, say `buildServer`/);
+  });
+
+  it('serverFactoryIn: the function whose result is connected; none for a server made with new', () => {
+    expect(serverFactoryIn('const server = await createServer(config);\nawait server.connect(new StdioServerTransport());')).toBe('createServer');
+    expect(serverFactoryIn('const mcp: McpServer = buildMcp();\nmcp.connect(transport);')).toBe('buildMcp');
+    expect(serverFactoryIn("const server = new McpServer({ name: 'x', version: '1' });\nserver.connect(new StdioServerTransport());")).toBeUndefined();
+  });
+
+  it('portedRuntimeIn: the files that import the flow runtime, and the claim stores', () => {
+    const files = [
+      { file: 'src/server.ts', text: "import { once, resumable } from './mrtr-flow.js';" },
+      { file: 'src/legacy.cjs', text: "const { elicit } = require('./lib/mrtr-flow.cjs');" },
+      { file: 'src/other.ts', text: "import { flow } from './flow.js';" },
+      { file: 'src/mrtr-claims-redis.ts', text: 'export {}' },
+    ];
+    expect(portedRuntimeIn(files)).toEqual({ portedFiles: ['src/server.ts', 'src/legacy.cjs'], claimStores: ['src/mrtr-claims-redis.ts'] });
   });
 
   it('markers and codemod comments left: check, with counts and files', () => {
