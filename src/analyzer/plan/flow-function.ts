@@ -420,7 +420,8 @@ function isTypeScript(file: FileIndex): boolean {
   return /\.[cm]?tsx?$/.test(file.rel);
 }
 
-function isLoop(n: ts.Node): boolean {
+/** A `for`, `for…of`, `for…in`, `while` or `do` statement. */
+export function isLoop(n: ts.Node): boolean {
   return ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n);
 }
 

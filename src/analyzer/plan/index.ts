@@ -19,7 +19,7 @@ import { askArguments, describeAsk } from './asks.js';
 import { awaitedCallback, awaitedPosition } from './awaited.js';
 import { FileEmitter } from './emit.js';
 import { siblingBatches } from './siblings.js';
-import { FlowFunction, type FunctionEdits } from './flow-function.js';
+import { FlowFunction, isLoop, type FunctionEdits } from './flow-function.js';
 import type { FilePlan, PlanAsk } from './model.js';
 import { handlerRoutes, hopCalls, registrationOf, registrationReceiver, typeAccess, type HandlerRouteEnd, type RegistrationSeam } from './seams.js';
 import { REGISTRATION_METHODS } from '../../vocabulary.js';
@@ -487,7 +487,7 @@ function asksAfterReturn(flows: ReadonlyMap<ts.FunctionLikeDeclaration, FlowFunc
 /** Is there a loop of `fn` holding both `a` and `b`? */
 function loopAround(a: ts.Node, fn: ts.Node, b: ts.Node): boolean {
   for (let n: ts.Node | undefined = a.parent; n && n !== fn; n = n.parent) {
-    if ((ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n)) && b.pos >= n.pos && b.end <= n.end) return true;
+    if (isLoop(n) && b.pos >= n.pos && b.end <= n.end) return true;
   }
   return false;
 }
@@ -603,7 +603,7 @@ function depth(fn: ts.Node): number {
 /** Is `node` inside a loop of `fn` (so it runs once per iteration)? */
 function inLoopOf(node: ts.Node, fn: ts.Node): boolean {
   for (let n: ts.Node | undefined = node.parent; n && n !== fn; n = n.parent) {
-    if (ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n)) return true;
+    if (isLoop(n)) return true;
   }
   return false;
 }
