@@ -62,6 +62,24 @@ describePortedPackage(
         invalid: { confirm: true, note: 'a note far longer than the forty characters allowed' },
       },
     ],
+    // a prompt or resource has no error result: a client that cannot answer gets a JSON-RPC error, legacy and port alike
+    custom: [
+      {
+        call: 'report',
+        name: 'a client without elicitation',
+        script: () => ({ capabilities: { sampling: {} }, sample: () => SAMPLED_REPLY }),
+        text: 'Client does not support form elicitation',
+        error: { ported: 'Client does not support form elicitation' },
+      },
+      {
+        call: 'brief',
+        name: 'a client without sampling',
+        script: () => ({ capabilities: { elicitation: { form: {} } } }),
+        // the legacy requestSampling sends the request anyway, and the client refuses it; the port refuses it itself, as SDK v2's capability check does
+        text: 'Method not found',
+        error: { ported: 'Client does not support sampling' },
+      },
+    ],
   },
   (running) => {
     const clients: Client[] = [];

@@ -34,6 +34,8 @@ describePortedPackage({
         decline: 'Nothing archived for ada (declined)',
         cancel: 'Nothing archived for ada (cancelled)',
         'invalid-then-valid': 'Archived work notes of ada older than 90 days (pinned kept), snapshot',
+        // no fallback in the legacy code: its elicitInput fails the call after the snapshot, and so must the port's
+        'no-elicitation': 'Client does not support form elicitation',
       },
       valid: { folder: 'work', olderThanDays: 90, keepPinned: true },
       invalid: { folder: 'work', olderThanDays: 400, keepPinned: true },
