@@ -19,6 +19,7 @@ import {
   emptyFile,
   portPackage,
   readLedger,
+  runCli,
   runLegacyStdio,
   runNode,
   runOnReplicas,
@@ -159,6 +160,8 @@ export function describePortedPackage(spec: PackageSpec, more?: (running: () => 
   let ported: PackageCopy;
   let port: CliRun & { report: PortReport };
   let portedBuild: CliRun | undefined;
+  let checkAfter: CliRun;
+  let portAgain: CliRun & { report: PortReport };
   let replicas: PackageReplica[] = [];
   let ledgerDir: string;
   let portedLedger: string;
@@ -190,9 +193,12 @@ export function describePortedPackage(spec: PackageSpec, more?: (running: () => 
     [port] = await Promise.all([porting, claimStore, ...legacyRuns]);
     const env = { MRTR_STATE_KEYS: STATE_KEYS, MCP_ALLOWED_ROOTS, [spec.ledgerVariable]: portedLedger, ...(redis !== undefined ? { MRTR_CLAIMS_REDIS_URL: redis.url } : {}) };
     const replicaOptions = { serverFile: join(ported.dir, spec.built?.serverModule ?? spec.serverModule), factory: spec.factory, modules: spec.modules, env };
+    // what a user runs next, read-only, while the replicas start: the CI gate, and the port once more
+    const after = Promise.all([runCli(ported.dir, ['check', '.']), portPackage(ported.dir, ['--dry-run'])]);
     if (portedBuild === undefined || portedBuild.exitCode === 0) {
       replicas = await Promise.all([startPackageReplica('A', replicaOptions), startPackageReplica('B', replicaOptions)]);
     }
+    [checkAfter, portAgain] = await after;
   }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -226,6 +232,13 @@ export function describePortedPackage(spec: PackageSpec, more?: (running: () => 
       } else {
         expect(changed.map((m) => [m.file, m.status, m.added, m.removed])).toEqual([['package.json', 'written', spec.manifest.added, spec.manifest.removed]]);
       }
+    });
+
+    it('then `check` passes but for the review markers, and the port run again changes nothing', () => {
+      expect(checkAfter.exitCode, checkAfter.stdout + checkAfter.stderr).toBe(spec.reviewMarkers.length > 0 ? 1 : 0);
+      expect(checkAfter.stdout).toMatch(spec.reviewMarkers.length > 0 ? new RegExp(`${spec.reviewMarkers.length} markers? left`) : /check passed/);
+      expect(portAgain.exitCode, portAgain.stdout).toBe(spec.reviewMarkers.length > 0 ? 1 : 0);
+      expect(portAgain.report.summary).toMatchObject({ changed: 0, failed: 0 });
     });
 
     if (spec.built === undefined) {
