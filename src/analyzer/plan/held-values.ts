@@ -8,7 +8,9 @@
  * round that stops to ask starts another interval, and the only call that clears one runs in the round
  * that completes (maybe on another replica). The same holds for an unsubscribe function, a release
  * callback, any closure over a timer, a socket or a server. Such a site is manual: `timer-across-ask`
- * when the function called visibly starts a timer, `not-carryable` otherwise, naming the variable.
+ * when the function called visibly starts a timer, `not-carryable` otherwise, naming the variable —
+ * unless the function is visible and only builds the closure (no call, no write outside its locals):
+ * then each round builds the same closure over its own values, computed again like any sync value.
  * A closure used only before the ask is computed again each round as before (`recomputed-value`).
  */
 import ts from '../../typescript.cjs';
@@ -44,7 +46,34 @@ export function heldAcrossAsk(e: ts.Expression, names: readonly string[], contex
   const list = names.map((n) => `\`${n}\``).join(', ');
   const timer = callee && startedTimer(callee);
   if (timer) return { reason: 'timer-across-ask', detail: `${list} (stops the \`${timer}\` that \`${calleeText(call)}\` starts)` };
+  // a factory that only builds the closure (reads, locals) makes the same one again each round, over this
+  // round's values (a progress reporter over the request's context): computed again, as any sync value
+  if (callee && buildsWithoutEffects(callee)) return undefined;
   return { reason: 'not-carryable', detail: `${list} (a closure from \`${calleeText(call)}\`, called after the answer)` };
+}
+
+/**
+ * Does the function's own body (not the closures it makes) run nothing but reads and its own locals: no
+ * call, `new`, `await`, tagged template, and no write to a name or property it does not declare?
+ */
+function buildsWithoutEffects(fn: ts.FunctionLikeDeclaration): boolean {
+  if (!fn.body) return false;
+  const ownName = (target: ts.Expression): boolean => {
+    const t = unwrap(target);
+    if (!ts.isIdentifier(t)) return false;
+    const decl = resolveBinding(t, t.text);
+    return !!decl && decl.pos >= fn.pos && decl.end <= fn.end;
+  };
+  let pure = true;
+  const visit = (n: ts.Node): void => {
+    if (!pure || (isFunctionLike(n) && n !== fn)) return;
+    if (ts.isCallExpression(n) || ts.isNewExpression(n) || ts.isAwaitExpression(n) || ts.isTaggedTemplateExpression(n) || ts.isDeleteExpression(n)) pure = false;
+    else if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment && !ownName(n.left)) pure = false;
+    else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) && !ownName(n.operand)) pure = false;
+    else ts.forEachChild(n, visit);
+  };
+  visit(fn.body);
+  return pure;
 }
 
 /** With types: the value is callable. Without: the function called returns a function literal. */
