@@ -275,7 +275,7 @@ class FunctionPlanner {
 
   private heldContext(): HeldContext {
     const askPoints = [...this.flow.askPoints.values()].map((p) => ({ start: p.node.getStart(), awaitEnd: p.awaitEnd }));
-    return { fn: this.flow.fn, askPoints, checker: this.context.checker(), moduleFunction: (name) => moduleFunction(this.flow.file, name) };
+    return { fn: this.flow.fn, askPoints, checker: this.context.checker(), judge: this.judge };
   }
 
   /**

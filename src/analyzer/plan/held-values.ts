@@ -9,8 +9,8 @@
  * that completes (maybe on another replica). The same holds for an unsubscribe function, a release
  * callback, any closure over a timer, a socket or a server. Such a site is manual: `timer-across-ask`
  * when the function called visibly starts a timer, `not-carryable` otherwise, naming the variable —
- * unless the function is visible and only builds the closure (no call, no write outside its locals):
- * then each round builds the same closure over its own values, computed again like any sync value.
+ * unless the function is visible and its body has no effect (the effect judge's `bodyHasEffects`): then
+ * each round builds the same closure over its own values, computed again like any sync value.
  * A closure used only before the ask is computed again each round as before (`recomputed-value`).
  */
 import ts from '../../typescript.cjs';
@@ -18,6 +18,7 @@ import { isFunctionLike, memberChain, owningClass, propertyNameText, unwrap } fr
 import { resolveBinding } from '../bindings.js';
 import type { ReasonId } from '../reasons.js';
 import { GLOBAL_OBJECTS, TIMER_STARTS } from './builtins.js';
+import { bodyHasEffects, type EffectJudge } from './effects.js';
 
 export interface HeldContext {
   /** The path function being planned. */
@@ -25,8 +26,8 @@ export interface HeldContext {
   /** Where it is past each of its ask points (start of the point, end of its await). */
   askPoints: readonly { start: number; awaitEnd: number }[];
   checker: ts.TypeChecker | undefined;
-  /** A function the module declares at its top level under `name`. */
-  moduleFunction(name: string): ts.FunctionLikeDeclaration | undefined;
+  /** The planner's effect judge (and, through it, the functions the module declares at its top level). */
+  judge: EffectJudge;
 }
 
 export interface HeldValue {
@@ -46,34 +47,21 @@ export function heldAcrossAsk(e: ts.Expression, names: readonly string[], contex
   const list = names.map((n) => `\`${n}\``).join(', ');
   const timer = callee && startedTimer(callee);
   if (timer) return { reason: 'timer-across-ask', detail: `${list} (stops the \`${timer}\` that \`${calleeText(call)}\` starts)` };
-  // a factory that only builds the closure (reads, locals) makes the same one again each round, over this
-  // round's values (a progress reporter over the request's context): computed again, as any sync value
-  if (callee && buildsWithoutEffects(callee)) return undefined;
+  // a factory whose body has no effect (reads, locals, pure built-ins: the effect judge's test) makes the
+  // same closure again each round, over this round's values (a progress reporter over the request's
+  // context): computed again, as any sync value
+  if (callee && !bodyHasEffects(callee, undefined, judgeFor(callee, context), 'other')) return undefined;
   return { reason: 'not-carryable', detail: `${list} (a closure from \`${calleeText(call)}\`, called after the answer)` };
 }
 
 /**
- * Does the function's own body (not the closures it makes) run nothing but reads and its own locals: no
- * call, `new`, `await`, tagged template, and no write to a name or property it does not declare?
+ * The judge for a function's body: the planner's for one of this file; for one in another file (found by
+ * the checker), one that knows none of that file's imports or functions, so a call of its own helpers
+ * counts as an effect rather than being looked up among this file's.
  */
-function buildsWithoutEffects(fn: ts.FunctionLikeDeclaration): boolean {
-  if (!fn.body) return false;
-  const ownName = (target: ts.Expression): boolean => {
-    const t = unwrap(target);
-    if (!ts.isIdentifier(t)) return false;
-    const decl = resolveBinding(t, t.text);
-    return !!decl && decl.pos >= fn.pos && decl.end <= fn.end;
-  };
-  let pure = true;
-  const visit = (n: ts.Node): void => {
-    if (!pure || (isFunctionLike(n) && n !== fn)) return;
-    if (ts.isCallExpression(n) || ts.isNewExpression(n) || ts.isAwaitExpression(n) || ts.isTaggedTemplateExpression(n) || ts.isDeleteExpression(n)) pure = false;
-    else if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment && !ownName(n.left)) pure = false;
-    else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) && !ownName(n.operand)) pure = false;
-    else ts.forEachChild(n, visit);
-  };
-  visit(fn.body);
-  return pure;
+function judgeFor(fn: ts.FunctionLikeDeclaration, context: HeldContext): EffectJudge {
+  if (fn.getSourceFile() === context.fn.getSourceFile()) return context.judge;
+  return { ...context.judge, imported: new Set(), moduleFunction: () => undefined };
 }
 
 /** With types: the value is callable. Without: the function called returns a function literal. */
@@ -113,7 +101,7 @@ function calledFunction(call: ts.CallExpression, context: HeldContext): ts.Funct
     const decl = resolveBinding(call, callee.text);
     if (decl && ts.isFunctionDeclaration(decl)) return decl;
     if (decl && ts.isVariableDeclaration(decl) && decl.initializer && isFunctionLike(unwrap(decl.initializer))) return unwrap(decl.initializer) as ts.FunctionLikeDeclaration;
-    return decl ? undefined : context.moduleFunction(callee.text);
+    return decl ? undefined : context.judge.moduleFunction(callee.text);
   }
   return undefined;
 }
