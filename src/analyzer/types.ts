@@ -7,6 +7,7 @@
  */
 import { dirname, extname, isAbsolute, resolve, sep } from 'node:path';
 import ts from '../typescript.cjs';
+import { eraOfSpecifier } from './modules.js';
 import { acquireSharedSourceFile, isStableDeclarationPath } from './shared-source-files.js';
 
 /** Options when no tsconfig.json is found: permissive enough for any TS/JS server (a function: the compiler loads on first use). */
@@ -102,7 +103,7 @@ function bareImports(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/\b(?:from|import|require\s*\()\s*['"]([^'"\s]+)['"]/g)) {
     const spec = m[1];
-    if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || spec.startsWith('@modelcontextprotocol/sdk')) continue;
+    if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || eraOfSpecifier(spec)?.era === 'v1') continue;
     out.push(spec);
   }
   return out;
