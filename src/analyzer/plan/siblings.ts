@@ -22,8 +22,9 @@
  * earlier block after its answer is the one difference: the later question was already asked.
  */
 import ts from '../../typescript.cjs';
-import { isFunctionLike, outerParent, unwrap } from '../ast.js';
+import { enclosingFunction, isFunctionLike, outerParent, unwrap } from '../ast.js';
 import { PURE_GLOBAL_FUNCTIONS } from './builtins.js';
+import { isAssignment } from './effects.js';
 import { bindingNames } from './scope.js';
 
 export interface SiblingAsk {
@@ -89,13 +90,8 @@ function guardedAsk(call: ts.CallExpression, params: ts.Expression | undefined, 
   if (!block || !ts.isBlock(block) || block.statements[0] !== statement) return undefined;
   const guard = block.parent;
   if (!ts.isIfStatement(guard) || guard.thenStatement !== block || guard.elseStatement) return undefined;
-  if (enclosingFunctionOf(guard) !== fn) return undefined;
+  if (enclosingFunction(guard) !== fn) return undefined;
   return { call, awaited, guard, params };
-}
-
-function enclosingFunctionOf(node: ts.Node): ts.Node | undefined {
-  for (let n = node.parent; n; n = n.parent) if (isFunctionLike(n)) return n;
-  return undefined;
 }
 
 function statementsHolding(statement: ts.Statement): ts.NodeArray<ts.Statement> | undefined {
@@ -120,7 +116,8 @@ function pure(e: ts.Node): boolean {
     return pure(e.expression);
   }
   if (ts.isPrefixUnaryExpression(e)) return e.operator !== ts.SyntaxKind.PlusPlusToken && e.operator !== ts.SyntaxKind.MinusMinusToken && pure(e.operand);
-  if (ts.isBinaryExpression(e)) return !isAssignmentOperator(e.operatorToken.kind) && e.operatorToken.kind !== ts.SyntaxKind.CommaToken && pure(e.left) && pure(e.right);
+  // `isAssignment` asked of the node as a node: its guard would narrow `e` to never here
+  if (ts.isBinaryExpression(e)) return !isAssignment(e as ts.Node) && e.operatorToken.kind !== ts.SyntaxKind.CommaToken && pure(e.left) && pure(e.right);
   if (ts.isConditionalExpression(e)) return pure(e.condition) && pure(e.whenTrue) && pure(e.whenFalse);
   if (ts.isTemplateExpression(e)) return e.templateSpans.every((s) => pure(s.expression));
   if (ts.isArrayLiteralExpression(e)) return e.elements.every(pure);
@@ -132,10 +129,6 @@ function pure(e: ts.Node): boolean {
     return ts.isIdentifier(callee) && PURE_GLOBAL_FUNCTIONS.has(callee.text) && e.arguments.every(pure);
   }
   return false;
-}
-
-function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
-  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
 }
 
 /** What a later member reads: names, and whether it reads a property of a local object. */
@@ -171,7 +164,7 @@ function writesOf(member: SiblingAsk): { names: Set<string>; calls: boolean; pro
   };
   const visit = (n: ts.Node, nested: boolean): void => {
     if (!nested && (ts.isReturnStatement(n) || ts.isThrowStatement(n) || ts.isBreakStatement(n) || ts.isContinueStatement(n))) exits = true;
-    if (ts.isBinaryExpression(n) && isAssignmentOperator(n.operatorToken.kind)) {
+    if (isAssignment(n)) {
       root(n.left);
       if (!ts.isIdentifier(unwrap(n.left))) propertyWrites ||= ts.isPropertyAccessExpression(unwrap(n.left)) || ts.isElementAccessExpression(unwrap(n.left));
     }
@@ -246,7 +239,7 @@ function moduleConstData(name: string, sf: ts.SourceFile): boolean {
   let written = false;
   const visit = (n: ts.Node): void => {
     if (written) return;
-    if (ts.isBinaryExpression(n) && isAssignmentOperator(n.operatorToken.kind)) {
+    if (isAssignment(n)) {
       let x = unwrap(n.left);
       while (ts.isPropertyAccessExpression(x) || ts.isElementAccessExpression(x)) x = unwrap(x.expression);
       if (ts.isIdentifier(x) && x.text === name) written = true;
