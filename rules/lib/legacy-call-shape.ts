@@ -4,25 +4,37 @@
  */
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import type { CallShape, LegacyCallMatch } from '../../src/vocabulary.js';
-import { LEGACY_METHODS, URL_ELICITATION_ERROR, matchLegacyCall } from '../../src/vocabulary.js';
+import type { CallShape, LegacyCallMatch, ReceiverRole } from '../../src/vocabulary.js';
+import { LEGACY_METHODS, SPEC_METHODS, URL_ELICITATION_ERROR, matchLegacyCall } from '../../src/vocabulary.js';
 import { lastCalleeName } from './callee-name.js';
-import { findProperty, memberPath, staticString, unwrap } from './expressions.js';
-import { findVariable, singleValueOf } from './resolve.js';
+import { findProperty, memberPath, propertyName, staticString, unwrap, unwrapAwait } from './expressions.js';
+import { findVariable, localFunction, returnedExpressions, singleValueOf } from './resolve.js';
 
 const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
+
+/** `Function.prototype.call` / `apply`: `fn.call(thisArg, …args)` invokes `fn` (the analyzer's INVOKE_METHODS). */
+const INVOKE_METHODS: ReadonlySet<string> = new Set(['call', 'apply']);
+/** Raw request methods that may name the spec method as their first argument, and the receiver role that sends it. */
+const RAW_REQUEST_ROLE: Readonly<Record<string, ReceiverRole>> = { request: 'server', send: 'mcpReq', sendRequest: 'extra' };
+/** Base classes whose methods a subclass calls through `this` as the protocol's own (`class S extends Server`). */
+const SERVER_CLASS_NAMES = new Set(['Server', 'McpServer']);
 
 /** The legacy request a call makes, or undefined. */
 export function legacyCallOf(
   sourceCode: Readonly<TSESLint.SourceCode>,
   call: TSESTree.CallExpression,
 ): LegacyCallMatch | undefined {
+  // `fn.call(server, params)` / `fn.apply(server, [params])` ask through `fn`.
+  const invoked = invocationOf(call);
+  const callee = invoked?.fn ?? call.callee;
   // Cheap exit before building anything: most calls are not named like a legacy method (a bare
   // name may still alias one: `const ask = ctx.mcpReq.elicitInput`).
-  const name = lastCalleeName(call.callee);
-  const bare = unwrap(call.callee).type === AST_NODE_TYPES.Identifier;
+  const name = lastCalleeName(callee);
+  const bare = unwrap(callee).type === AST_NODE_TYPES.Identifier;
   if (!bare && (name === undefined || !LEGACY_NAMES.has(name))) return undefined;
-  return matchLegacyCall(callShapeOf(sourceCode, call));
+  const receiver = receiverOf(callee);
+  if (receiver && name !== undefined && isOwnMethodCall(receiver, name)) return undefined;
+  return matchLegacyCall(callShapeOf(sourceCode, callee, invoked?.args ?? call.arguments));
 }
 
 /** `throw new UrlElicitationRequiredError(...)` (also `new errors.UrlElicitationRequiredError(...)`). */
@@ -33,49 +45,143 @@ export function isUrlElicitationThrow(node: TSESTree.ThrowStatement): boolean {
   return path[path.length - 1] === URL_ELICITATION_ERROR;
 }
 
+/**
+ * The shape of a call in a file that is server-side code: the rule returns before this for a file
+ * that imports only the client SDK, so distinctive names (`elicitInput`, `requestSampling`) count on
+ * any receiver, as in the analyzer.
+ */
 export function callShapeOf(
   sourceCode: Readonly<TSESLint.SourceCode>,
-  call: TSESTree.CallExpression,
-  written: readonly string[] = memberPath(call.callee),
+  callee: TSESTree.Node,
+  args: readonly TSESTree.Node[],
 ): CallShape {
-  const [first, second] = call.arguments;
-  const receiverNode = receiverOf(call.callee);
-  const bare = unwrap(call.callee);
+  const [first, second] = args;
+  const receiverNode = receiverOf(callee);
+  const bare = unwrap(callee);
   // A bare callee that aliases a legacy method is judged by the chain it was taken from, like the analyzer does.
   const alias = bare.type === AST_NODE_TYPES.Identifier ? aliasedChain(sourceCode, bare) : undefined;
+  const chain = alias ?? memberPath(callee);
+  const name = chain[chain.length - 1];
+  const request = first ? constValue(sourceCode, first) : undefined;
+  let methodLiteral = first ? methodLiteralOf(sourceCode, first) : undefined;
+  let receiverRole: ReceiverRole | undefined;
+  const positional = first && Object.hasOwn(RAW_REQUEST_ROLE, name) ? stringValue(sourceCode, first) : undefined;
+  if (positional !== undefined && isSpecMethod(positional)) {
+    // `client.request('elicitation/create', params)`: another library's protocol layer; only servers send these methods.
+    methodLiteral = positional;
+    receiverRole = RAW_REQUEST_ROLE[name];
+  } else if (name === 'send' && request?.type === AST_NODE_TYPES.ObjectExpression && findProperty(request, 'jsonrpc') && methodLiteral !== undefined && isSpecMethod(methodLiteral)) {
+    // `transport.send({ jsonrpc: '2.0', id, method: 'elicitation/create', params })`: a hand-built request.
+    receiverRole = 'mcpReq';
+  }
   return {
-    callee: alias ?? written,
-    methodLiteral: first ? methodLiteralOf(sourceCode, first) : undefined,
+    callee: chain,
+    methodLiteral,
     resultSchemaName: second ? lastName(second) : undefined,
     receiverIsServer: receiverNode ? isServerInstance(sourceCode, receiverNode) : false,
     bareFromLegacyReceiver:
       bare.type === AST_NODE_TYPES.Identifier && (alias !== undefined || isFromLegacyReceiver(sourceCode, bare)),
+    serverSideFile: true,
+    ...(receiverRole ? { receiverRole } : {}),
   };
 }
 
+function isSpecMethod(method: string): boolean {
+  return Object.hasOwn(SPEC_METHODS, method);
+}
+
+/** `fn.call(thisArg, …args)` / `fn.apply(thisArg, [args])`: the function invoked and the arguments it gets. */
+function invocationOf(call: TSESTree.CallExpression): { fn: TSESTree.Node; args: readonly TSESTree.Node[] } | undefined {
+  const head = unwrap(call.callee);
+  if (head.type !== AST_NODE_TYPES.MemberExpression || head.computed || head.property.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (!INVOKE_METHODS.has(head.property.name)) return undefined;
+  if (head.property.name === 'call') return { fn: head.object, args: call.arguments.slice(1) };
+  const list = call.arguments[1] ? unwrap(call.arguments[1]) : undefined;
+  return { fn: head.object, args: list?.type === AST_NODE_TYPES.ArrayExpression ? list.elements.filter((e): e is TSESTree.Expression => e !== null) : [] };
+}
+
 /**
- * `const ask = ctx.mcpReq.elicitInput` (or `.bind(...)` of it) → `['ctx','mcpReq','elicitInput']`;
- * `const { sendRequest } = extra` → `['extra','sendRequest']`.
+ * `this.elicitInput(...)` inside a class is the class calling its own method (a framework wrapping the
+ * ask: the ask inside that method is the site), unless the class extends the protocol `Server` and does
+ * not define the method itself. Mirrors the analyzer's own-method test.
+ */
+function isOwnMethodCall(receiver: TSESTree.Node, name: string): boolean {
+  const r = unwrap(receiver);
+  const body = enclosingClassBody(r);
+  if (!body) return false;
+  const self = r.type === AST_NODE_TYPES.ThisExpression || r.type === AST_NODE_TYPES.Super || isSelfGetter(r, body);
+  if (!self) return false;
+  if (body.body.some((m) => memberName(m) === name)) return true;
+  const base = body.parent.superClass;
+  return !base || !SERVER_CLASS_NAMES.has(memberPath(base).at(-1) ?? '');
+}
+
+function enclosingClassBody(node: TSESTree.Node): TSESTree.ClassBody | undefined {
+  let current: TSESTree.Node | undefined = node.parent;
+  while (current && current.type !== AST_NODE_TYPES.ClassBody) current = current.parent;
+  return current;
+}
+
+function memberName(member: TSESTree.ClassElement): string | undefined {
+  if (!('key' in member) || !member.key) return undefined;
+  return propertyName(member.key, 'computed' in member && member.computed);
+}
+
+/** `this.self` where the class's getter `self` ends by returning `this`. */
+function isSelfGetter(node: TSESTree.Node, body: TSESTree.ClassBody): boolean {
+  if (node.type !== AST_NODE_TYPES.MemberExpression || unwrap(node.object).type !== AST_NODE_TYPES.ThisExpression) return false;
+  const name = propertyName(node.property, node.computed);
+  const getter = body.body.find((m): m is TSESTree.MethodDefinition => m.type === AST_NODE_TYPES.MethodDefinition && m.kind === 'get' && memberName(m) === name);
+  const last = getter?.value.body?.body.at(-1);
+  return last?.type === AST_NODE_TYPES.ReturnStatement && !!last.argument && unwrap(last.argument).type === AST_NODE_TYPES.ThisExpression;
+}
+
+/**
+ * `const ask = ctx.mcpReq.elicitInput` (or `.bind(...)` of it, or `a.elicitInput ?? b.elicitInput`) →
+ * `['ctx','mcpReq','elicitInput']`; `const { sendRequest } = extra` → `['extra','sendRequest']`;
+ * `const ask = getAsk(server)` where `getAsk`, declared in this file, returns such a read.
  */
 function aliasedChain(sourceCode: Readonly<TSESLint.SourceCode>, id: TSESTree.Identifier): string[] | undefined {
   const def = findVariable(sourceCode, id)?.defs[0];
   if (def?.type !== 'Variable' || !def.node.init) return undefined;
   const init = unwrap(def.node.init);
-  if (def.node.id.type === AST_NODE_TYPES.Identifier) {
-    const target =
-      init.type === AST_NODE_TYPES.CallExpression && memberPath(init.callee).at(-1) === 'bind'
-        ? receiverOf(init.callee)
-        : init;
-    if (target?.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-    const chain = memberPath(target);
-    return LEGACY_NAMES.has(chain.at(-1) ?? '') ? chain : undefined;
-  }
+  if (def.node.id.type === AST_NODE_TYPES.Identifier) return legacyMethodRead(init) ?? returnedMethodRead(sourceCode, init);
   if (def.node.id.type === AST_NODE_TYPES.ObjectPattern) {
     for (const prop of def.node.id.properties) {
       if (prop.type !== AST_NODE_TYPES.Property || prop.value !== def.name) continue;
       const key = prop.computed ? undefined : prop.key.type === AST_NODE_TYPES.Identifier ? prop.key.name : staticString(prop.key);
       if (key && LEGACY_NAMES.has(key)) return [...memberPath(init), key];
     }
+  }
+  return undefined;
+}
+
+/** The chain of a legacy method read: `x.elicitInput`, `x.elicitInput.bind(x)`, either side of `??`/`||`/`?:` (the analyzer's legacyMethodRead). */
+function legacyMethodRead(node: TSESTree.Node, depth = 0): string[] | undefined {
+  if (depth > 6) return undefined;
+  const e = unwrap(node);
+  if (e.type === AST_NODE_TYPES.MemberExpression) {
+    const chain = memberPath(e);
+    return LEGACY_NAMES.has(chain.at(-1) ?? '') ? chain : undefined;
+  }
+  if (e.type === AST_NODE_TYPES.CallExpression && memberPath(e.callee).at(-1) === 'bind') {
+    const target = receiverOf(e.callee);
+    return target ? legacyMethodRead(target, depth + 1) : undefined;
+  }
+  if (e.type === AST_NODE_TYPES.LogicalExpression && e.operator !== '&&') return legacyMethodRead(e.left, depth + 1) ?? legacyMethodRead(e.right, depth + 1);
+  if (e.type === AST_NODE_TYPES.ConditionalExpression) return legacyMethodRead(e.consequent, depth + 1) ?? legacyMethodRead(e.alternate, depth + 1);
+  return undefined;
+}
+
+/** `getAsk(server)` (awaited or not) where `getAsk` is a function of this file returning a legacy method read. */
+function returnedMethodRead(sourceCode: Readonly<TSESLint.SourceCode>, init: TSESTree.Node): string[] | undefined {
+  const call = unwrapAwait(init);
+  if (call.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const fn = localFunction(sourceCode, unwrap(call.callee));
+  if (!fn) return undefined;
+  for (const value of returnedExpressions(fn)) {
+    const chain = legacyMethodRead(value);
+    if (chain) return chain;
   }
   return undefined;
 }
@@ -143,7 +249,7 @@ function isServerInstance(sourceCode: Readonly<TSESLint.SourceCode>, receiver: T
     const def = variable?.defs[0];
     if (!def) return false;
     if (def.type === 'Variable') {
-      return isServerConstruction(def.node.init) || isServerAnnotation(def.node.id.typeAnnotation);
+      return isServerConstruction(def.node.init) || isServerAnnotation(def.node.id.typeAnnotation) || isServerRead(def.node.init);
     }
     if (def.type === 'Parameter' && def.name.type === AST_NODE_TYPES.Identifier) {
       return isServerAnnotation(def.name.typeAnnotation);
@@ -160,6 +266,17 @@ function isServerInstance(sourceCode: Readonly<TSESLint.SourceCode>, receiver: T
     return field !== undefined && (isServerConstruction(field.value) || isServerAnnotation(field.typeAnnotation));
   }
   return false;
+}
+
+/**
+ * `const low = (server as any).server ?? server`: a local name for the low-level server read off
+ * `….server` (the left side of a fallback is what it holds when there is one).
+ */
+function isServerRead(init: TSESTree.Node | null | undefined): boolean {
+  if (!init) return false;
+  const n = unwrap(init);
+  if (n.type === AST_NODE_TYPES.LogicalExpression && n.operator !== '&&') return isServerRead(n.left);
+  return n.type === AST_NODE_TYPES.MemberExpression && memberPath(n).at(-1) === 'server';
 }
 
 function isServerConstruction(init: TSESTree.Node | null | undefined): boolean {

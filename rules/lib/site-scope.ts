@@ -1,24 +1,25 @@
 /**
  * Where a legacy-looking call is not a server→client request at all, mirroring the analyzer's
  * syntactic exclusions so the rule and `mrtr-port analyze` agree on the shared fixtures:
- * files that import only the client side of the SDK, handlers a client registers for the three
- * server→client methods, and the implementation of a legacy method itself (SDK-internals-like code).
+ * files that import only the client side of the SDK, and handlers a client registers for the three
+ * server→client methods. (A class method named like an ask that forwards to a server, such as a
+ * framework's `createMessage()` calling `this.server.createMessage()`, is a site: its callers are the
+ * framework's users. The protocol's own methods call `this.request(…)`, which is no site: see
+ * `isOwnMethodCall` in legacy-call-shape.ts.)
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import {
-  LEGACY_METHODS,
   SDK_PACKAGES,
   SET_REQUEST_HANDLER,
   SPEC_METHODS,
   V1_CLIENT_MODULE_PREFIX,
   V1_SERVER_MODULE_PREFIX,
 } from '../../src/vocabulary.js';
-import { memberPath, propertyName, staticString, unwrap } from './expressions.js';
+import { memberPath, staticString, unwrap } from './expressions.js';
 
 /** v1 schemas of the requests a client answers (same list as the analyzer's entries.ts). */
 const CLIENT_SIDE_SCHEMAS = new Set(['ElicitRequestSchema', 'CreateMessageRequestSchema', 'ListRootsRequestSchema']);
-const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
 
 type Side = 'server' | 'client' | 'shared';
 
@@ -38,11 +39,10 @@ export function isClientOnlyProgram(program: TSESTree.Program): boolean {
   return sides.has('client') && !sides.has('server');
 }
 
-/** Is `node` inside a client's handler for a server→client request, or inside a class method named like a legacy method? */
+/** Is `node` inside a client's handler for a server→client request? */
 export function isOutsideServerRequests(node: TSESTree.Node): boolean {
   for (let current = node.parent; current; current = current.parent) {
-    if (!isFunction(current)) continue;
-    if (isClientSideHandler(current) || implementsLegacyMethod(current)) return true;
+    if (isFunction(current) && isClientSideHandler(current)) return true;
   }
   return false;
 }
@@ -63,15 +63,6 @@ function isClientSideHandler(fn: TSESTree.Node): boolean {
   const first = unwrap(call.arguments[0]);
   const method = staticString(first) ?? memberPath(first).at(-1) ?? '';
   return Object.hasOwn(SPEC_METHODS, method) || CLIENT_SIDE_SCHEMAS.has(method);
-}
-
-/** A class member that implements `elicitInput`/`request`/…: a definition, not a use. */
-function implementsLegacyMethod(fn: TSESTree.Node): boolean {
-  const holder = fn.parent;
-  if (holder?.type !== AST_NODE_TYPES.MethodDefinition && holder?.type !== AST_NODE_TYPES.PropertyDefinition) return false;
-  if (holder.value !== fn) return false;
-  const name = propertyName(holder.key, holder.computed);
-  return name !== undefined && LEGACY_NAMES.has(name);
 }
 
 function isFunction(node: TSESTree.Node): boolean {

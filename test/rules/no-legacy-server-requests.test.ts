@@ -76,10 +76,18 @@ import { McpServer } from '@modelcontextprotocol/server';
 upstream.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
   return extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema);
 });`,
-    // Valid because: SDK-internals-like code implements the legacy method; it is a definition, not a use.
+    // Valid because: the protocol's own method asks through `this.request` (its own method): the
+    // implementation of the ask, not a use of it.
     `
-class ProtocolServer {
-  async listRoots() { return this.server.request({ method: 'roots/list' }); }
+class ProtocolServer extends Protocol {
+  async listRoots() { return this.request({ method: 'roots/list' }, ListRootsResultSchema); }
+}`,
+    // Valid because: a class calling its own wrapper (`this.elicitInput`, defined below) is not the ask;
+    // the ask is inside the wrapper (and there it goes through a non-server, so nothing here is a site).
+    `
+class Tools {
+  async elicitInput(q: string) { return prompt(q); }
+  async run() { return this.elicitInput('name?'); }
 }`,
     // Valid because: the URL error is constructed but not thrown in a 2026 arm: only throws are sites,
     // and this throw is era-guarded by typeof.
@@ -96,6 +104,82 @@ server.registerTool('t', {}, resumable('t', async (args, ctx) => {
 }));`,
   ],
   invalid: [
+    // Invalid because (simply-mcp-ts shape): a framework's own method named like the ask forwards to the
+    // protocol server; its callers are the framework's users, so the call inside is a site.
+    {
+      code: `
+class BuildServer {
+  private server = new Server(info, {});
+  async createMessage(messages: unknown[]) {
+    return this.server.createMessage({ messages, maxTokens: 100 });
+  }
+}`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 5 }],
+    },
+    // Invalid because (Unreal_mcp shape): the method is read off the server and invoked with `.call`.
+    {
+      code: `
+async function ask(server: unknown, params: object) {
+  const method = (server as Record<string, unknown>)?.elicitInput;
+  if (typeof method !== 'function') throw new Error('no elicitation');
+  return (method as (p: object) => Promise<unknown>).call(server, params);
+}`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 5 }],
+    },
+    // Invalid because (mcp-ts-template shape): `elicitInput` is a distinctive name: taken off any
+    // context object in a server file and called later, it is the ask.
+    {
+      code: `
+function wrapElicit(sdkContext: SdkContext) {
+  if (typeof sdkContext.elicitInput !== 'function') return undefined;
+  const fn = sdkContext.elicitInput;
+  return (message: string, schema: object) => fn({ message, requestedSchema: schema });
+}`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 5 }],
+    },
+    // Invalid because (gel-mcp-server shape): a helper of this file returns the bound method; the call
+    // of what it returned is the ask.
+    {
+      code: `
+function findAsk(server: McpServer) {
+  const s = server as unknown as { server?: { elicitInput?: Function } };
+  if (typeof s.server?.elicitInput === 'function') return s.server.elicitInput.bind(s.server);
+  return null;
+}
+export async function run(server: McpServer, params: object) {
+  const fn = findAsk(server);
+  return fn ? await fn(params) : null;
+}`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 9 }],
+    },
+    // Invalid because (linear-mcp-server shape): a local name for the low-level server read off
+    // `.server` (with a fallback) sends a raw roots/list request.
+    {
+      code: `
+export async function listClientRoots(server: McpServer) {
+  const lowLevel = (server as any).server ?? server;
+  return lowLevel.request({ method: 'roots/list' }, ListRootsResultSchema);
+}`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 4 }],
+    },
+    // Invalid because (agents' McpAgent shape): a hand-built JSON-RPC elicitation/create written to the
+    // transport, inside the class's own elicitInput: the push-style ask itself.
+    {
+      code: `
+class Agent {
+  async elicitInput(params: object) {
+    const request = { jsonrpc: '2.0', id: nextId(), method: 'elicitation/create', params };
+    await this.transport.send(request);
+    return waitForAnswer(request.id);
+  }
+}`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 5 }],
+    },
+    // Invalid because: the spec method as a positional argument of another library's protocol layer.
+    {
+      code: `await peer.request('sampling/createMessage', { messages: [], maxTokens: 10 });`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 1 }],
+    },
     // Invalid because: in a notification handler MRTR cannot serve the ask: the message says what to do instead (not "port rewrites it").
     {
       code: `
