@@ -25,6 +25,7 @@ import { planPackageHelpers, type HelperWrite } from './helper-stage.js';
 import { TS_FLAVOR, helperFileName, type ClaimStoreKind } from '../runtime/template.js';
 import { importedPackages, updateManifest } from './manifest.js';
 import { findV1OnlyCalls, mayCallV1OnlyApis } from './v1-only-calls.js';
+import { settleForwardedContextComments } from './v1-forwarded-context.js';
 import { legacyTransportsIn, nextSteps, portedRuntimeIn, serverFactoryIn } from './next-steps.js';
 import { uncommittedFiles } from './git-guard.js';
 import { findMarkers } from './markers.js';
@@ -314,6 +315,15 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     }
     wf.rewritten = text;
     wf.outcome.status = 'changed';
+  }
+
+  // Stage: the codemod's forwarded-context comments whose helper the port left not reading the context
+  if (v1.length > 0) {
+    const texts = new Map([...work.values()].map((wf) => [wf.abs, { before: wf.working, after: wf.output }]));
+    for (const [abs, text] of settleForwardedContextComments(texts)) {
+      const wf = work.get(relOf(abs));
+      if (wf?.outcome.status === 'changed') wf.rewritten = text;
+    }
   }
 
   // Stage: the helper files each package's changed files import, and the helpers those import.
