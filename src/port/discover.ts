@@ -97,10 +97,6 @@ async function walk(
   symlinks: Set<string>,
   unreadable: DiscoverResult['unreadable'],
 ): Promise<void> {
-  const own = await readIgnoreFile(path.join(dir, '.gitignore'), dir);
-  // The user's globs stay last so they can exclude what a .gitignore re-includes.
-  const here = own ? [...layers.filter((l) => l !== userLayer), own, ...(userLayer ? [userLayer] : [])] : layers;
-
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -109,6 +105,10 @@ async function walk(
     unreadable.push({ path: dir, code: (error as NodeJS.ErrnoException).code ?? 'EIO' });
     return;
   }
+  // the listing says whether the folder has a .gitignore: no lookup (a failed one costs an Error) per folder
+  const own = entries.some((e) => e.name === '.gitignore' && e.isFile()) ? await readIgnoreFile(path.join(dir, '.gitignore'), dir) : undefined;
+  // The user's globs stay last so they can exclude what a .gitignore re-includes.
+  const here = own ? [...layers.filter((l) => l !== userLayer), own, ...(userLayer ? [userLayer] : [])] : layers;
   const subdirs: string[] = [];
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
