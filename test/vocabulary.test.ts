@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as flow from '../src/runtime/mrtr-flow.js';
+import { mentionsLegacyVocabulary } from '../src/analyzer/prefilter.js';
 import { FLOW_ASK_NAMES, FLOW_RUNTIME_NAMES, matchLegacyCall, PREFILTER_NAMES } from '../src/vocabulary.js';
 
 describe('matchLegacyCall', () => {
@@ -49,6 +50,17 @@ describe('matchLegacyCall', () => {
     // too common to filter on: they only count with a method literal, which is in the list
     expect(PREFILTER_NAMES).not.toContain('send');
     expect(PREFILTER_NAMES).not.toContain('request');
+  });
+
+  it.each(PREFILTER_NAMES)('the text prefilter lets a file through that mentions only %s', (name) => {
+    expect(mentionsLegacyVocabulary(`const x = 1;\nfoo.${name}\n`)).toBe(true);
+    // each name on its own, cut short by one letter, is not a mention
+    expect(mentionsLegacyVocabulary(`const x = 1;\nfoo.${name.slice(0, -1)} bar\n`)).toBe(PREFILTER_NAMES.some((o) => `foo.${name.slice(0, -1)} bar`.includes(o)));
+  });
+
+  it('the text prefilter keeps out a file that mentions none of the names', () => {
+    expect(mentionsLegacyVocabulary('server.registerTool("x", {}, async () => ({ content: [] }));')).toBe(false);
+    expect(mentionsLegacyVocabulary('')).toBe(false);
   });
 });
 

@@ -6,8 +6,19 @@
 import { PREFILTER_NAMES } from '../vocabulary.js';
 
 export function mentionsLegacyVocabulary(text: string): boolean {
-  for (const name of PREFILTER_NAMES) if (text.includes(name)) return true;
-  return false;
+  return (anyLegacyName ??= legacyNamePattern()).test(text);
+}
+
+let anyLegacyName: RegExp | undefined;
+
+/**
+ * One scan per text for every name at once (half the time of one `includes` per name, measured on
+ * typescript-eslint's 7.9 MB). A name that contains another (`elicitInputStream`, `sampling/createMessage`)
+ * is left out: its text always holds the shorter one.
+ */
+function legacyNamePattern(): RegExp {
+  const shortest = PREFILTER_NAMES.filter((n) => !PREFILTER_NAMES.some((o) => o !== n && n.includes(o)));
+  return new RegExp(shortest.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
 }
 
 /** A whole-word matcher for a set of identifiers (undefined when the set is empty). */

@@ -5,8 +5,8 @@
  * down, then each folder's own) plus the user's `--ignore` globs, with git's precedence: the deepest
  * matching rule wins, and nothing inside an ignored folder comes back.
  */
-import { existsSync } from 'node:fs';
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -75,7 +75,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
       // Naming a folder the repository ignores is a request to scan it: its ancestors' rules step aside.
       const layers = isIgnored(absolute, true, repository) ? [] : [...repository];
       if (userLayer) layers.push(userLayer);
-      await walk(absolute, layers, userLayer, found, symlinks, unreadable);
+      walk(absolute, layers, userLayer, found, symlinks, unreadable);
     } else if (info.isFile() && isSourceFile(absolute)) {
       found.push(absolute);
     }
@@ -89,24 +89,28 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
   return { files: [...files].sort(), missing, empty, symlinks: skippedLinks, unreadable: unreadable.sort(byPath) };
 }
 
-async function walk(
+/**
+ * Synchronous: on a local disk one `readdirSync` after another lists a tree in about 60% of the time of
+ * the same listings through promises (2,428 folders of typescript-eslint: 84–133 ms against 132–210 ms).
+ */
+function walk(
   dir: string,
   layers: readonly IgnoreLayer[],
   userLayer: IgnoreLayer | undefined,
   found: string[],
   symlinks: Set<string>,
   unreadable: DiscoverResult['unreadable'],
-): Promise<void> {
-  let entries;
+): void {
+  let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     // reported, never silently left out: it may hold sources
     unreadable.push({ path: dir, code: (error as NodeJS.ErrnoException).code ?? 'EIO' });
     return;
   }
   // the listing says whether the folder has a .gitignore: no lookup (a failed one costs an Error) per folder
-  const own = entries.some((e) => e.name === '.gitignore' && e.isFile()) ? await readIgnoreFile(path.join(dir, '.gitignore'), dir) : undefined;
+  const own = entries.some((e) => e.name === '.gitignore' && e.isFile()) ? readIgnoreFileSync(path.join(dir, '.gitignore'), dir) : undefined;
   // The user's globs stay last so they can exclude what a .gitignore re-includes.
   const here = own ? [...layers.filter((l) => l !== userLayer), own, ...(userLayer ? [userLayer] : [])] : layers;
   const subdirs: string[] = [];
@@ -114,7 +118,7 @@ async function walk(
     const full = path.join(dir, entry.name);
     if (entry.isSymbolicLink()) {
       // Listed (not followed) when it would have been scanned: a source file, or a folder.
-      if (!isIgnored(full, false, here) && (isSourceFile(full) || (await pointsToDirectory(full)))) symlinks.add(full);
+      if (!isIgnored(full, false, here) && (isSourceFile(full) || pointsToDirectory(full))) symlinks.add(full);
       continue;
     }
     if (entry.isDirectory()) {
@@ -124,21 +128,26 @@ async function walk(
       found.push(full);
     }
   }
-  await Promise.all(subdirs.map((sub) => walk(sub, here, userLayer, found, symlinks, unreadable)));
+  for (const sub of subdirs) walk(sub, here, userLayer, found, symlinks, unreadable);
 }
 
-async function pointsToDirectory(link: string): Promise<boolean> {
-  const target = await stat(link).catch(() => undefined);
-  return target?.isDirectory() ?? false;
+function pointsToDirectory(link: string): boolean {
+  try {
+    return statSync(link).isDirectory();
+  } catch {
+    return false; // dangling, a loop, or not ours to read
+  }
 }
 
 /** git's rule: layers from the outermost to the innermost; the last one with a matching rule decides. */
 function isIgnored(file: string, isDirectory: boolean, layers: readonly IgnoreLayer[]): boolean {
   let ignored = false;
   for (const layer of layers) {
-    const rel = path.relative(layer.base, file);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
-    const posix = rel.split(path.sep).join('/') + (isDirectory ? '/' : '');
+    // both are absolute and normalized (resolve/join): a prefix test, not path.relative's two resolves per layer
+    const prefix = layer.base.endsWith(path.sep) ? layer.base : layer.base + path.sep;
+    if (!file.startsWith(prefix) || file.length === prefix.length) continue;
+    const rel = file.slice(prefix.length);
+    const posix = (path.sep === '/' ? rel : rel.split(path.sep).join('/')) + (isDirectory ? '/' : '');
     const verdict = layer.rules.test(posix);
     if (verdict.ignored) ignored = true;
     else if (verdict.unignored) ignored = false;
@@ -178,6 +187,16 @@ function findGitRoot(dir: string): string | undefined {
     if (existsSync(path.join(d, '.git'))) return d;
     if (path.dirname(d) === d) return undefined;
   }
+}
+
+function readIgnoreFileSync(file: string, base: string): IgnoreLayer | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    text = '';
+  }
+  return text.trim() === '' ? undefined : { base, rules: ignore().add(text) };
 }
 
 async function readIgnoreFile(file: string, base: string): Promise<IgnoreLayer | undefined> {
