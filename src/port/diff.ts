@@ -7,18 +7,18 @@
  * `\r`, trailing white space, zero-width characters) or in the shown text at all (the file's UTF-16
  * encoding) are named on `#` lines above the patch, where `git apply` and `patch` ignore them.
  */
-import { createTwoFilesPatch, FILE_HEADERS_ONLY, structuredPatch } from 'diff';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatchHunk } from 'diff';
 import type { Encoding } from './encoding.js';
 
 const OPTIONS = { context: 3 } as const;
-const INVISIBLE_TAIL_RE = /[\s\u200B-\u200D\u2060\uFEFF]+$/u;
 const INVISIBLE_RE = /[\u200B-\u200D\u2060\uFEFF]/gu;
 
 /** `rel` is the file's path relative to the working directory, `/`-separated. Empty when equal. */
 export function fileDiff(rel: string, before: string, after: string, encoding: Encoding = 'utf-8'): string {
   if (before === after) return '';
-  const patch = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, undefined, undefined, { ...OPTIONS, headerOptions: FILE_HEADERS_ONLY });
-  return invisibleChanges(before, after, encoding).map((note) => `# ${rel}: ${note}\n`).join('') + patch;
+  // one line diff for the patch and its notes (a rewritten file's diff is most of a dry run's own time)
+  const patch = structuredPatch(`a/${rel}`, `b/${rel}`, before, after, undefined, undefined, OPTIONS);
+  return invisibleChanges(before, after, encoding, patch.hunks).map((note) => `# ${rel}: ${note}\n`).join('') + formatPatch(patch, FILE_HEADERS_ONLY);
 }
 
 export function newFileDiff(rel: string, text: string): string {
@@ -26,20 +26,27 @@ export function newFileDiff(rel: string, text: string): string {
 }
 
 /** What changes between the texts that the patch lines do not show. */
-export function invisibleChanges(before: string, after: string, encoding: Encoding = 'utf-8'): string[] {
+export function invisibleChanges(
+  before: string,
+  after: string,
+  encoding: Encoding = 'utf-8',
+  hunks: readonly StructuredPatchHunk[] = structuredPatch('a', 'b', before, after, undefined, undefined, OPTIONS).hunks,
+): string[] {
   const notes: string[] = [];
   if (encoding !== 'utf-8') notes.push(`${encoding.toUpperCase()} file: shown decoded, written back in ${encoding.toUpperCase()}`);
   const bomBefore = before.startsWith('\uFEFF');
   if (bomBefore !== after.startsWith('\uFEFF')) notes.push(`byte-order mark ${bomBefore ? 'removed' : 'added'}`);
   const lines: number[] = [];
-  for (const hunk of structuredPatch('a', 'b', before, after, undefined, undefined, OPTIONS).hunks) {
+  for (const hunk of hunks) {
     // a block of removed and added lines between two context lines; an added line is "invisible"
     // when a removed line of its block differs from it in invisible characters only
-    let removed: string[] = [];
+    // each line's visible text is computed once: a rewritten block of n lines compared pairwise was n² regex runs
+    let removed: { text: string; shown: string }[] = [];
     let added: { text: string; line: number }[] = [];
     const closeBlock = () => {
       for (const a of added) {
-        const twin = removed.findIndex((r) => r !== a.text && visible(r) === visible(a.text));
+        const shown = visible(a.text);
+        const twin = removed.findIndex((r) => r.text !== a.text && r.shown === shown);
         if (twin < 0) continue;
         lines.push(a.line);
         removed.splice(twin, 1);
@@ -49,7 +56,7 @@ export function invisibleChanges(before: string, after: string, encoding: Encodi
     };
     let newLine = hunk.newStart;
     for (const line of hunk.lines) {
-      if (line.startsWith('-')) removed.push(line.slice(1));
+      if (line.startsWith('-')) removed.push({ text: line.slice(1), shown: visible(line.slice(1)) });
       else if (line.startsWith('+')) added.push({ text: line.slice(1), line: newLine++ });
       else if (line.startsWith(' ')) {
         closeBlock();
@@ -65,6 +72,11 @@ export function invisibleChanges(before: string, after: string, encoding: Encodi
   return notes;
 }
 
+/**
+ * The line without zero-width characters and trailing white space. `trimEnd` after the removal is the
+ * same as stripping a trailing run of both first, in linear time (`/[\s…]+$/` retried from every blank of
+ * an indented line).
+ */
 function visible(line: string): string {
-  return line.replace(INVISIBLE_TAIL_RE, '').replace(INVISIBLE_RE, '');
+  return line.replace(INVISIBLE_RE, '').trimEnd();
 }

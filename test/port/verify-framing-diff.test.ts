@@ -1,3 +1,4 @@
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { fileDiff, newFileDiff } from '../../src/port/diff.js';
 import { framingOf, restoreFraming } from '../../src/port/framing.js';
@@ -46,6 +47,15 @@ describe('diffs', () => {
     expect(d.split('\n').slice(0, 3)).toEqual(['--- a/src/x.ts', '+++ b/src/x.ts', '@@ -1,2 +1,2 @@']);
     expect(d).toContain('-b\n+c\n');
     expect(fileDiff('src/x.ts', 'a\n', 'a\n')).toBe('');
+  });
+
+  it('names lines whose change is invisible: trailing white space, zero-width characters, or both', () => {
+    const before = 'keep\n    a = 1;\nb\nc\u200B d\nvisible\n';
+    const after = 'keep\n    a = 1; \u200B\t\nb\u2060\nc d\nchanged\n';
+    const d = fileDiff('src/x.ts', before, after);
+    expect(d.split('\n')[0]).toBe('# src/x.ts: only invisible characters (line ending, trailing white space, zero-width) change on new lines 2, 3, 4');
+    // the notes sit above the very patch a plain unified diff gives
+    expect(d.slice(d.indexOf('--- a/'))).toBe(createTwoFilesPatch('a/src/x.ts', 'b/src/x.ts', before, after, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY }));
   });
 
   it('shows a new file as a diff from /dev/null', () => {
