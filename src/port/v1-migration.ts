@@ -18,13 +18,23 @@
  * A v1-only call that is still there afterwards (a receiver the codemod could not prove) gets an
  * `@mcp-codemod-error` comment saying how to migrate it, so `check` fails until a human has.
  */
-import { getMigration, type Diagnostic, type Migration, type TransformContext } from '@modelcontextprotocol/codemod';
-import { Project, SyntaxKind, ts } from 'ts-morph';
+import { createRequire } from 'node:module';
+import type * as CodemodModule from '@modelcontextprotocol/codemod';
+import type { Diagnostic, Migration, TransformContext } from '@modelcontextprotocol/codemod';
+import type * as TsMorphModule from 'ts-morph';
+import type { Project, ts } from 'ts-morph';
 import { MARKERS } from '../vocabulary.js';
 import { importsToRequires, requiresToImports } from './cjs-bridge.js';
 import { moduleSystemOf, type ModuleSystem } from './helper-file.js';
 import { inferProjectType, type ProjectType } from './v1-detect.js';
 import { findV1OnlyCalls } from './v1-only-calls.js';
+
+// Both through `require`: an ESM import of a CommonJS package makes Node scan its text for export names
+// (cjs-module-lexer), and the codemod's ESM build imports ts-morph that way. Its CommonJS build requires
+// it: no scan at all (about 0.2 s of a v1 port's critical path; the worker starts with this load).
+const load = createRequire(import.meta.url);
+const { getMigration } = load('@modelcontextprotocol/codemod') as typeof CodemodModule;
+const { Project: ProjectClass, SyntaxKind, ts: tsMorphTs } = load('ts-morph') as typeof TsMorphModule;
 
 // the text tests live apart so a run without v1 files never loads ts-morph and the codemod
 export { countCodemodMarkers, inferProjectType, isV1Source, type ProjectType } from './v1-detect.js';
@@ -73,7 +83,7 @@ function v1ToV2(): Migration {
 
 /** One in-memory project, reused: each file is added, migrated and removed again. */
 function scratchProject(): Project {
-  project ??= new Project({
+  project ??= new ProjectClass({
     useInMemoryFileSystem: true,
     skipAddingFilesFromTsConfig: true,
     compilerOptions: { allowJs: true, noEmit: true },
@@ -200,7 +210,7 @@ function insertCodemodComments(source: string, diagnostics: readonly Diagnostic[
   }
   if (merged.length === 0) return { text: source, insertedAt: [] };
   // one parse: the comments go in bottom-up, so every check and offset above the last insertion holds
-  const sf = ts.createSourceFile('/scratch/comments.tsx', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
+  const sf = tsMorphTs.createSourceFile('/scratch/comments.tsx', source, tsMorphTs.ScriptTarget.Latest, false, tsMorphTs.ScriptKind.TSX);
   const lines = source.split('\n');
   const lineStarts = [0];
   for (const l of lines) lineStarts.push(lineStarts[lineStarts.length - 1] + l.length + 1);
