@@ -320,7 +320,9 @@ class Flow {
       if (!entry || entry.t !== 'a' || entry.q !== q) throw new FlowDivergedError('the question asked is not the one that was answered');
       this.cursor++;
       if (entry.r !== undefined) return { pending: false, answer: decodeValue(entry.r) };
-      const answer = this.suspension ? undefined : readAnswer(kind, this.ctx.mcpReq.inputResponses, entry.k, params);
+      // read even when an ask started next to it stopped this round (Promise.all): a valid answer to it is
+      // kept, so only the question left unanswered, or answered invalidly, is asked again
+      const answer = readAnswer(kind, this.ctx.mcpReq.inputResponses, entry.k, params);
       if (answer === undefined) {
         // missing, foreign or invalid: ask the same question again; the journal is sealed again unchanged
         this.register(entry.k, kind, params);

@@ -115,6 +115,42 @@ describe('several questions', () => {
     expect(log.effects).toEqual(['save Ada core']);
   });
 
+  it('asks again only the question of a Promise.all batch whose answer was invalid, keeping the valid one', async () => {
+    const log = new EffectLog();
+    const build = (): McpServer => {
+      const server = newServer();
+      server.registerTool(
+        'profile',
+        {},
+        resumable(
+          'profile',
+          async () => {
+            const [age, team] = await Promise.all([
+              elicit({ message: 'Age?', requestedSchema: { type: 'object', properties: { age: { type: 'integer', minimum: 0 } }, required: ['age'] } }),
+              elicit({ message: 'Team?', requestedSchema: { type: 'object', properties: { team: { type: 'string' } }, required: ['team'] } }),
+            ]);
+            log.record(`save ${String(age.content?.age)} ${String(team.content?.team)}`);
+            return { content: [{ type: 'text', text: 'saved' }] };
+          },
+          options,
+        ),
+      );
+      return server;
+    };
+    // the first answer fails the schema (age below its minimum), the second is valid; then the age again
+    const e = await modern(build, {
+      elicit: [
+        { action: 'accept', content: { age: -1 } },
+        { action: 'accept', content: { team: 'core' } },
+        { action: 'accept', content: { age: 36 } },
+      ],
+    });
+    expect(textOf(await e.client.callTool({ name: 'profile', arguments: {} }))).toBe('saved');
+    expect(e.asked).toEqual(['Age?', 'Team?', 'Age?']);
+    expect(e.methods.filter((m) => m === 'tools/call')).toHaveLength(3);
+    expect(log.effects).toEqual(['save 36 core']);
+  });
+
   it('runs the code between sequential questions once, asks inside helpers, loops and try blocks', async () => {
     const log = new EffectLog();
     const ask = async (message: string): Promise<boolean> => {
