@@ -60,6 +60,8 @@ export function memberPath(node: TSESTree.Node): string[] {
     case AST_NODE_TYPES.ThisExpression:
       return ['this'];
     case AST_NODE_TYPES.MemberExpression:
+      // A private field reads like a public one: `this.#server` → `['this', 'server']`.
+      if (n.property.type === AST_NODE_TYPES.PrivateIdentifier) return [...memberPath(n.object), n.property.name];
       return [...memberPath(n.object), propertyName(n.property, n.computed) ?? '?'];
     default:
       return ['?'];

@@ -30,6 +30,7 @@ export function legacyCallOf(
   // Cheap exit before building anything: most calls are not named like a legacy method (a bare
   // name may still alias one: `const ask = ctx.mcpReq.elicitInput`).
   const name = lastCalleeName(callee);
+  if (name !== undefined && isSpecMethod(name)) return keyedRequest(callee, name);
   const bare = unwrap(callee).type === AST_NODE_TYPES.Identifier;
   if (!bare && (name === undefined || !LEGACY_NAMES.has(name))) return undefined;
   const receiver = receiverOf(callee);
@@ -84,6 +85,16 @@ export function callShapeOf(
     serverSideFile: true,
     ...(receiverRole ? { receiverRole } : {}),
   };
+}
+
+/**
+ * `client['sampling/createMessage'](params)`: another library's protocol client keyed by the spec
+ * method (Effect's McpServer client), sent as a `request` by that method, as the analyzer does.
+ */
+function keyedRequest(callee: TSESTree.Node, method: string): LegacyCallMatch | undefined {
+  const c = unwrap(callee);
+  if (c.type !== AST_NODE_TYPES.MemberExpression || !c.computed) return undefined;
+  return matchLegacyCall({ callee: [...memberPath(c.object), 'request'], methodLiteral: method, serverSideFile: true, receiverRole: 'server' });
 }
 
 function isSpecMethod(method: string): boolean {
@@ -288,8 +299,16 @@ function isServerConstruction(init: TSESTree.Node | null | undefined): boolean {
 }
 
 function isServerAnnotation(annotation: TSESTree.TSTypeAnnotation | undefined): boolean {
-  const type = annotation?.typeAnnotation;
-  if (type?.type !== AST_NODE_TYPES.TSTypeReference) return false;
+  return annotation !== undefined && isServerType(annotation.typeAnnotation);
+}
+
+/** `Server`, `sdk.Server`, and `Server | null` / `Server | undefined` (a reference set later). */
+function isServerType(type: TSESTree.TypeNode): boolean {
+  if (type.type === AST_NODE_TYPES.TSUnionType) {
+    const rest = type.types.filter((t) => t.type !== AST_NODE_TYPES.TSNullKeyword && t.type !== AST_NODE_TYPES.TSUndefinedKeyword);
+    return rest.length === 1 && isServerType(rest[0]);
+  }
+  if (type.type !== AST_NODE_TYPES.TSTypeReference) return false;
   const name = type.typeName;
   if (name.type === AST_NODE_TYPES.Identifier) return name.name === 'Server';
   return name.type === AST_NODE_TYPES.TSQualifiedName && name.right.name === 'Server';

@@ -175,6 +175,35 @@ class Agent {
 }`,
       errors: [{ messageId: 'legacyRequestOutsideHandler', line: 5 }],
     },
+    // Invalid because (fastmcp shape): the protocol server kept in a private field.
+    {
+      code: `
+class Session {
+  #server: Server;
+  async roots() { return this.#server.listRoots(); }
+}`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 4 }],
+    },
+    // Invalid because (kyalabs shape): a module-level reference typed `Server | null`, set at start-up.
+    {
+      code: `
+let serverRef: Server | null = null;
+export function attach(server: Server) { serverRef = server; }
+export async function summarize(text: string) {
+  if (!serverRef) return undefined;
+  return serverRef.createMessage({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 50 });
+}`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 6 }],
+    },
+    // Invalid because (council-of-mine shape): a protocol client keyed by the spec method.
+    {
+      code: `
+const sample = Effect.gen(function* () {
+  const client = yield* getClient;
+  return yield* client['sampling/createMessage']({ messages: [], maxTokens: 10 });
+});`,
+      errors: [{ messageId: 'legacyRequestOutsideHandler', line: 4 }],
+    },
     // Invalid because: the spec method as a positional argument of another library's protocol layer.
     {
       code: `await peer.request('sampling/createMessage', { messages: [], maxTokens: 10 });`,
