@@ -4,6 +4,7 @@ import noInputRequiredOutsideEligibleHandlers from './no-input-required-outside-
 import noLegacyServerRequests from './no-legacy-server-requests.js';
 import noSecretsInRequestState from './no-secrets-in-request-state.js';
 import noSideEffectsBeforeLastAnswer from './no-side-effects-before-last-answer.js';
+import noTrustUrlElicitationAccept from './no-trust-url-elicitation-accept.js';
 import noUnresolvedPortMarker from './no-unresolved-port-marker.js';
 import noUnsignedRequestState from './no-unsigned-request-state.js';
 import requireAtMostOnceFinalRound from './require-at-most-once-final-round.js';
@@ -17,6 +18,7 @@ export const rules = {
   'no-legacy-server-requests': noLegacyServerRequests,
   'no-secrets-in-request-state': noSecretsInRequestState,
   'no-side-effects-before-last-answer': noSideEffectsBeforeLastAnswer,
+  'no-trust-url-elicitation-accept': noTrustUrlElicitationAccept,
   'no-unresolved-port-marker': noUnresolvedPortMarker,
   'no-unsigned-request-state': noUnsignedRequestState,
   'require-at-most-once-final-round': requireAtMostOnceFinalRound,

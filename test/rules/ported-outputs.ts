@@ -12,7 +12,18 @@ export function isTwoPassShape(text: string): boolean {
   return /from ['"]\.\/mrtr-continuation(\.[cm]?js)?['"]/.test(text) && !/from ['"]\.\/mrtr-flow(\.[cm]?js)?['"]/.test(text);
 }
 
-/** May this rule report on this ported output? Only the final-round rule, and only on the two-pass shape. */
-export function allowedOnPortedOutput(text: string, ruleId: string | null): boolean {
+/**
+ * The port keeps what a handler does with an answer. A legacy handler that takes a URL-mode `accept`
+ * as the out-of-band step done still does after the port, and the rule says so on both sides: allowed
+ * on an output only where it also reports on that output's input (`legacyAlsoReports`).
+ */
+export const URL_ACCEPT_RULE = 'mrtr/no-trust-url-elicitation-accept';
+
+/**
+ * May this rule report on this ported output? The final-round rule on the two-pass shape, and the
+ * URL-accept rule where the legacy input has the same hazard (the caller lints the input to say so).
+ */
+export function allowedOnPortedOutput(text: string, ruleId: string | null, legacyAlsoReports = false): boolean {
+  if (ruleId === URL_ACCEPT_RULE) return legacyAlsoReports;
   return ruleId === FINAL_ROUND_RULE && isTwoPassShape(text);
 }
