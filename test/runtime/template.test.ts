@@ -123,7 +123,8 @@ describe('the user file type-checks in a user project', () => {
     writeFileSync(join(dir, 'mrtr-continuation-sdk.ts'), continuationTemplate('sdk'));
     writeFileSync(join(dir, 'server.ts'), USER_SERVER);
     writeFileSync(join(dir, 'server-sdk.ts'), USER_SERVER.replace("from './mrtr-continuation.js'", "from './mrtr-continuation-sdk.js'"));
-    for (const file of ['mrtr-claims.ts', 'mrtr-claims-redis.ts']) writeFileSync(join(dir, file), readFileSync(new URL(file, RUNTIME_DIR), 'utf8'));
+    writeFileSync(join(dir, 'es2022-api.ts'), `export const own = Object.hasOwn({ a: 1 }, 'a');\nexport const wrapped = new Error('outer', { cause: 'inner' });\n`);
+    for (const file of ['mrtr-flow.ts', 'mrtr-claims.ts', 'mrtr-claims-redis.ts']) writeFileSync(join(dir, file), readFileSync(new URL(file, RUNTIME_DIR), 'utf8'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -154,6 +155,17 @@ describe('the user file type-checks in a user project', () => {
     ],
   ])('the helper alone: %s', (_label, options) => {
     expect(diagnostics(options, [CONTINUATION_FILE_NAME])).toEqual([]);
+  });
+
+  // a package whose tsconfig says target/lib ES2020 (Node 14-era settings, still common) builds the helpers too
+  const ES2020: ts.CompilerOptions = { target: ts.ScriptTarget.ES2020, lib: ['lib.es2020.d.ts'], types: ['node'] };
+  it('every helper (flow, continuation, both claim stores) with target and lib ES2020, no DOM (types node)', () => {
+    expect(diagnostics(ES2020, [CONTINUATION_FILE_NAME, 'mrtr-flow.ts', 'mrtr-claims.ts', 'mrtr-claims-redis.ts'])).toEqual([]);
+    // the check sees ES2022 APIs (Object.hasOwn, an Error's cause; @types/node declares Array#at itself)
+    expect(diagnostics(ES2020, ['es2022-api.ts'])).toEqual([
+      expect.stringContaining("Property 'hasOwn' does not exist"),
+      expect.stringContaining('Expected 0-1 arguments, but got 2'),
+    ]);
   });
 
   it('a ported handler using every export, against @modelcontextprotocol/server 2.4 (types node)', () => {
