@@ -85,29 +85,34 @@ describe('one question', () => {
   });
 });
 
+/** A tool asking `first` and the team in one Promise.all, then recording both answers (`first.key` names the first). */
+function batchedProfile(log: EffectLog, first: { message: string; key: string; requestedSchema: Extract<Parameters<typeof elicit>[0], { requestedSchema: unknown }>['requestedSchema'] }): () => McpServer {
+  return () => {
+    const server = newServer();
+    server.registerTool(
+      'profile',
+      {},
+      resumable(
+        'profile',
+        async () => {
+          const [answer, team] = await Promise.all([
+            elicit({ message: first.message, requestedSchema: first.requestedSchema }),
+            elicit({ message: 'Team?', requestedSchema: { type: 'object', properties: { team: { type: 'string' } }, required: ['team'] } }),
+          ]);
+          log.record(`save ${String(answer.content?.[first.key])} ${String(team.content?.team)}`);
+          return { content: [{ type: 'text', text: 'saved' }] };
+        },
+        options,
+      ),
+    );
+    return server;
+  };
+}
+
 describe('several questions', () => {
   it('asks Promise.all batches in one round', async () => {
     const log = new EffectLog();
-    const build = (): McpServer => {
-      const server = newServer();
-      server.registerTool(
-        'profile',
-        {},
-        resumable(
-          'profile',
-          async () => {
-            const [name, team] = await Promise.all([
-              elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
-              elicit({ message: 'Team?', requestedSchema: { type: 'object', properties: { team: { type: 'string' } }, required: ['team'] } }),
-            ]);
-            log.record(`save ${String(name.content?.name)} ${String(team.content?.team)}`);
-            return { content: [{ type: 'text', text: 'saved' }] };
-          },
-          options,
-        ),
-      );
-      return server;
-    };
+    const build = batchedProfile(log, { message: 'Name?', key: 'name', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
     const e = await modern(build, { elicit: [{ action: 'accept', content: { name: 'Ada', team: 'core' } }] });
     expect(textOf(await e.client.callTool({ name: 'profile', arguments: {} }))).toBe('saved');
     expect(e.asked).toEqual(['Name?', 'Team?']);
@@ -117,26 +122,7 @@ describe('several questions', () => {
 
   it('asks again only the question of a Promise.all batch whose answer was invalid, keeping the valid one', async () => {
     const log = new EffectLog();
-    const build = (): McpServer => {
-      const server = newServer();
-      server.registerTool(
-        'profile',
-        {},
-        resumable(
-          'profile',
-          async () => {
-            const [age, team] = await Promise.all([
-              elicit({ message: 'Age?', requestedSchema: { type: 'object', properties: { age: { type: 'integer', minimum: 0 } }, required: ['age'] } }),
-              elicit({ message: 'Team?', requestedSchema: { type: 'object', properties: { team: { type: 'string' } }, required: ['team'] } }),
-            ]);
-            log.record(`save ${String(age.content?.age)} ${String(team.content?.team)}`);
-            return { content: [{ type: 'text', text: 'saved' }] };
-          },
-          options,
-        ),
-      );
-      return server;
-    };
+    const build = batchedProfile(log, { message: 'Age?', key: 'age', requestedSchema: { type: 'object', properties: { age: { type: 'integer', minimum: 0 } }, required: ['age'] } });
     // the first answer fails the schema (age below its minimum), the second is valid; then the age again
     const e = await modern(build, {
       elicit: [
