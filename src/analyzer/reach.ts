@@ -313,6 +313,11 @@ export class Reach {
     }
     const p = r.parent;
     if (!p) return;
+    if (ts.isNewExpression(p) && unwrap(p.expression) === unwrap(r as ts.Expression)) {
+      // `new C(…)` runs C's constructor on the spot; never a handler's result passed on (no call for the plan to follow)
+      this.walk(p, ref.file, false, p.arguments ?? [], { ...w, via: [...w.via, { fn, file: fnFile, name, call: undefined }], nameFromTable: ref.tableKey ?? w.nameFromTable }, out);
+      return;
+    }
     if (ts.isCallExpression(p) && unwrap(p.expression) === unwrap(r as ts.Expression)) {
       const helper: ViaFunction = { fn, file: fnFile, name, call: p };
       this.walk(p, ref.file, true, p.arguments, { ...w, via: [...w.via, helper], nameFromTable: ref.tableKey ?? w.nameFromTable }, out);
@@ -483,6 +488,7 @@ export class Reach {
 
   /** Every place a named function is referenced: its own file, and files importing it. */
   private references(fn: ts.FunctionLikeDeclaration, file: FileIndex, name: string): Ref[] {
+    if (ts.isConstructorDeclaration(fn)) return this.constructions(fn.parent, file);
     const refs: Ref[] = [];
     const cls = owningClass(fn);
     const holder = outerParent(fn).parent;
@@ -512,6 +518,19 @@ export class Reach {
     for (const id of file.identRefs.get(name) ?? []) if (!isInside(id, fn)) refs.push({ file, node: id });
     if (![...file.exports.values()].includes(name)) return refs;
     return [...refs, ...this.importedUses(file, name)];
+  }
+
+  /**
+   * A constructor runs where its class is instantiated: the `new C(…)` expressions of the class's
+   * name, in its file and in the files importing it (a constructor that sets up listeners or timers
+   * is reached from wherever the instance is made, not dead because nothing names `constructor`).
+   */
+  private constructions(cls: ts.ClassLikeDeclaration, file: FileIndex): Ref[] {
+    const name = cls.name?.text;
+    if (!name) return [];
+    const own = (file.identRefs.get(name) ?? []).filter((id) => !isInside(id, cls)).map((id): Ref => ({ file, node: id }));
+    const imported = [...file.exports.values()].includes(name) ? this.importedUses(file, name) : [];
+    return [...own, ...imported].filter((ref) => isConstructed(ref.node));
   }
 
   /** The uses of `file`'s export `name` in the files importing it: `name` under its local name, or `ns.name`. */
@@ -546,9 +565,23 @@ export class Reach {
     const refs: Ref[] = [];
     for (const f of this.project.parsed()) {
       if (seeing.includes(f)) continue;
-      for (const pa of f.propRefs.get(name) ?? []) if (isCallee(pa) && !(siblings && readsSibling(pa, siblings))) refs.push({ file: f, node: pa });
+      for (const pa of f.propRefs.get(name) ?? []) {
+        if ((isCallee(pa) || this.handedToRepoFunction(pa, f)) && !(siblings && readsSibling(pa, siblings))) refs.push({ file: f, node: pa });
+      }
     }
     return refs;
+  }
+
+  /**
+   * `confirm(ctx.ask, msg)` where `confirm` is a repo function: the method travels as a value into a
+   * parameter that is called there (followed by forwardedInto). A library's call (`registerTool(n, cfg,
+   * def.handler)`) is not one: that would name every table's member of the same name.
+   */
+  private handedToRepoFunction(pa: ts.PropertyAccessExpression, file: FileIndex): boolean {
+    const outer = outerParent(pa);
+    const call = outer.parent;
+    if (!call || !ts.isCallExpression(call) || !call.arguments.some((a) => outerParent(a) === outer)) return false;
+    return calledFunction(call.expression, file, this.project) !== undefined;
   }
 
   /**
@@ -825,3 +858,8 @@ function restElementRead(use: ts.Node, position: number, last: boolean): ts.Node
   return ts.isNumericLiteral(k) && Number(k.text) === position ? read : undefined;
 }
 
+/** `node` names the class a `new` expression instantiates (`new C(…)`, `new ns.C(…)`). */
+function isConstructed(node: ts.Node): boolean {
+  const r = outerParent(node);
+  return !!r.parent && ts.isNewExpression(r.parent) && unwrap(r.parent.expression) === unwrap(r as ts.Expression);
+}
