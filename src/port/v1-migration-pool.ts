@@ -37,17 +37,26 @@ export const WORKER_MIN_FILES = 8;
 
 /**
  * Migrates every job; `prepare` runs on this thread meanwhile (it is skipped when the migration has to
- * run here). Outcomes come back in the jobs' order.
+ * run here). Outcomes come back in the jobs' order; `ranIn` is told where they were made.
+ *
+ * Why the worker takes every job, with none shared back to this thread once it has prepared: the
+ * codemod's output for a file depends on the files the same ts-morph project migrated before it
+ * (salesforce-mcp-server's scanner.ts is re-indented after its predecessors, not alone), so jobs split
+ * by timing between two threads gave outputs that changed from run to run (measured, 1 December).
  */
-export async function migrateV1Files(jobs: readonly V1MigrationJob[], prepare?: () => void): Promise<V1MigrationOutcome[]> {
+export async function migrateV1Files(jobs: readonly V1MigrationJob[], prepare?: () => void, ranIn?: (where: 'worker' | 'here') => void): Promise<V1MigrationOutcome[]> {
   const worker = jobs.length >= WORKER_MIN_FILES ? startWorker(jobs) : undefined;
-  if (!worker) return migrateHere(jobs);
+  if (!worker) {
+    ranIn?.('here');
+    return migrateHere(jobs);
+  }
   try {
     prepare?.();
   } catch {
     // preparing is an optimisation: the plan builds what it needs itself
   }
   const outcomes = await worker;
+  ranIn?.(outcomes ? 'worker' : 'here');
   return outcomes ?? migrateHere(jobs);
 }
 
@@ -71,7 +80,10 @@ function startWorker(jobs: readonly V1MigrationJob[]): Promise<V1MigrationOutcom
   if (!entry) return undefined;
   let worker: Worker;
   try {
-    worker = new Worker(entry, { workerData: { jobs, compileCache: compileCacheInstalled() } });
+    // the parent's flags minus `--input-type`, which Node refuses for a worker started from a file (the
+    // worker died at once and every job fell back to this thread, unseen)
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+    worker = new Worker(entry, { execArgv, workerData: { jobs, compileCache: compileCacheInstalled() } });
   } catch {
     return undefined;
   }

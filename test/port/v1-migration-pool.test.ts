@@ -42,15 +42,17 @@ describe('migrateV1Files', () => {
       const { migrateV1Files } = await import(${JSON.stringify(pool)});
       const { threadId } = await import('node:worker_threads');
       const jobs = JSON.parse(process.argv[1]);
-      let prepared;
-      const outcomes = await migrateV1Files(jobs, () => { prepared = threadId; });
-      process.stdout.write(JSON.stringify({ prepared, outcomes }));
+      let prepared, where;
+      const outcomes = await migrateV1Files(jobs, () => { prepared = threadId; }, (w) => { where = w; });
+      process.stdout.write(JSON.stringify({ prepared, where, outcomes }));
     `;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(jobs)], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
     expect(r.stderr).toBe('');
-    const { prepared, outcomes } = JSON.parse(r.stdout) as { prepared: number; outcomes: unknown[] };
-    // prepare ran, on the calling (main) thread: so the migration ran in the worker
+    const { prepared, where, outcomes } = JSON.parse(r.stdout) as { prepared: number; where: string; outcomes: unknown[] };
+    // prepare ran, on the calling (main) thread, and the outcomes came from the worker (started from a
+    // process run with --input-type=module, whose flag a worker refuses: it used to die unseen)
     expect(prepared).toBe(0);
+    expect(where).toBe('worker');
     expect(outcomes).toEqual(inThread());
   }, 120_000);
 
