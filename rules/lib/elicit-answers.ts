@@ -132,7 +132,7 @@ export function fieldUses(sourceCode: Readonly<TSESLint.SourceCode>, read: Answe
     const outer = outermostWrapper(holder);
     const parent = outer.parent;
     if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === outer && propertyName(parent.property, parent.computed) === field) {
-      uses.push(parent, ...aliasFieldUses(sourceCode, parent, field));
+      uses.push(parent, ...aliasFieldUses(sourceCode, parent, field), ...fieldLocalUses(sourceCode, parent));
     } else if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === outer && parent.id.type === AST_NODE_TYPES.ObjectPattern) {
       for (const prop of parent.id.properties) {
         if (prop.type !== AST_NODE_TYPES.Property || propertyName(prop.key, prop.computed) !== field) continue;
@@ -143,6 +143,14 @@ export function fieldUses(sourceCode: Readonly<TSESLint.SourceCode>, read: Answe
     }
   }
   return uses;
+}
+
+/** `const action = answer?.action`: the reads of that local are uses of the field. */
+function fieldLocalUses(sourceCode: Readonly<TSESLint.SourceCode>, use: TSESTree.Node): TSESTree.Node[] {
+  const outer = outermostWrapper(use);
+  const holder = outer.parent;
+  if (holder?.type !== AST_NODE_TYPES.VariableDeclarator || holder.init !== outer || holder.id.type !== AST_NODE_TYPES.Identifier) return [];
+  return (findVariable(sourceCode, holder.id)?.references ?? []).filter((ref) => ref.isRead()).map((ref) => ref.identifier);
 }
 
 /**

@@ -202,6 +202,17 @@ server.registerTool('card', {}, resumable('card', async ({ title }, ctx) => {
   const verdict = answer.action as string;
   return { content: [{ type: 'text', text: \`\${title}: \${verdict}\` }] };
 }));`,
+    // Valid because (Unreal_mcp, after the port): the action is read into a local first, then each
+    // action gets its branch through that local.
+    `
+import { elicit } from './mrtr-flow.js';
+export async function askMissing(params: object, opts: { alternate?: () => unknown }) {
+  const res = await elicit(params);
+  const action = res?.action;
+  if (action === 'accept') return { ok: true, value: res.content };
+  if (action === 'decline' || action === 'cancel') return opts.alternate ? opts.alternate() : { ok: false, reason: action };
+  return { ok: false, reason: 'unknown' };
+}`,
   ],
   invalid: [
     // Invalid because: a hand-written server reads the answer through a local alias of the map: a decline is truthy, so it is taken as yes.
