@@ -1,5 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { MRTR_API } from '../src/vocabulary.js';
+import { propertyName } from './lib/expressions.js';
 import { FLOW_HINT } from './lib/flow-runtime.js';
 import { closure, nextAskInSource, reachesAnAsk, trackRounds } from './lib/round-paths.js';
 import type { Frame, PathEvent } from './lib/round-paths.js';
@@ -62,6 +64,8 @@ export default createRule<Options, MessageIds>({
         if (frame.asks.some((a) => a.builtBy === candidate.node)) continue;
         const effect = { ...candidate, what };
         const insideAsk = frame.asks.find((a) => within(effect.node, a.builtBy ?? a.node));
+        // `requestState: \`step:${++mints}\``: a counter folded into the state is a per-round nonce; each round mints its own.
+        if (insideAsk && isStateNonce(effect.node, insideAsk.builtBy ?? insideAsk.node)) continue;
         if (insideAsk) {
           report(effect, 'duringAsk', insideAsk);
           continue;
@@ -90,4 +94,13 @@ export default createRule<Options, MessageIds>({
 
 function mentionsAsk(text: string): boolean {
   return text.includes(MRTR_API.inputRequired) || text.includes(MRTR_API.resultType) || text.includes(FLOW_HINT);
+}
+
+/** A write (`++n`, `n += 1`) inside the `requestState` value of the ask it is part of. */
+function isStateNonce(node: TSESTree.Node, ask: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.UpdateExpression && node.type !== AST_NODE_TYPES.AssignmentExpression) return false;
+  for (let current = node.parent; current && current !== ask; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.Property && propertyName(current.key, current.computed) === 'requestState') return true;
+  }
+  return false;
 }

@@ -6,6 +6,16 @@ const ASK = `inputRequired({ inputRequests: { confirm: inputRequired.elicit({ me
 
 ruleTester.run('no-side-effects-before-last-answer', rule, {
   valid: [
+    // Valid because (inspector test server shape): a counter folded into the requestState is a per-round
+    // nonce: each asking round mints its own state on purpose.
+    `
+let mints = 0;
+server.registerTool('t', {}, async (args, ctx) => {
+  if (!ctx.mcpReq.inputResponses?.ok) {
+    return inputRequired({ inputRequests: { ok: inputRequired.elicit({ message: 'ok?', requestedSchema }) }, requestState: \`step1:\${++mints}\` });
+  }
+  return { content: [] };
+});`,
     // Valid because: the ported shape: reads before the ask, the write only after the last answer.
     `
 server.registerTool('refund', {}, async ({ orderId, amount }, ctx) => {
