@@ -99,7 +99,7 @@ function mentionsAsk(text: string): boolean {
 /** A write (`++n`, `n += 1`) inside the `requestState` value of the ask it is part of. */
 function isStateNonce(node: TSESTree.Node, ask: TSESTree.Node): boolean {
   if (node.type !== AST_NODE_TYPES.UpdateExpression && node.type !== AST_NODE_TYPES.AssignmentExpression) return false;
-  for (let current = node.parent; current && current !== ask; current = current.parent) {
+  for (let current: TSESTree.Node | undefined = node.parent; current && current !== ask; current = current.parent) {
     if (current.type === AST_NODE_TYPES.Property && propertyName(current.key, current.computed) === 'requestState') return true;
   }
   return false;
