@@ -94,7 +94,10 @@ export class PackageLayout {
   importSuffix(fileText: string, packageRoot: string): ImportSuffix {
     const own = suffixOfRelativeImports(fileText);
     if (own === '.js' || own === '.ts') return own;
-    return this.usesNodeResolution(packageRoot) ? '.js' : '';
+    if (this.usesNodeResolution(packageRoot)) return '.js';
+    // a file with no relative import of its own says nothing: in a "type": "module" package Node itself
+    // needs the extension, and `.js` also resolves to the `.ts` file under tsc, tsx and bundlers
+    return own === undefined && this.packageType(packageRoot) === 'module' ? '.js' : '';
   }
 }
 

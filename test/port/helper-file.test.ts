@@ -88,6 +88,13 @@ describe('import suffix', () => {
     expect(layout.importSuffix(`import a from './a.js';`, join(root, 'bundler'))).toBe('.js');
   });
 
+  it('a "type": "module" package without a Node-resolving tsconfig: .js for a file with no relative import, its own style otherwise', () => {
+    file('esm/package.json', '{ "type": "module" }');
+    const layout = new PackageLayout(root);
+    expect(layout.importSuffix(`import x from 'zod';`, join(root, 'esm'))).toBe('.js');
+    expect(layout.importSuffix(`import { a } from './a';`, join(root, 'esm'))).toBe('');
+  });
+
   it('finds the nearest package.json above a file, or the fallback root', () => {
     file('mono/package.json', '{}');
     file('mono/packages/x/package.json', '{}');
