@@ -75,8 +75,8 @@ describe('the helpers a ported file needs, through the flow', () => {
       ['src/mrtr-continuation-sdk.ts', 'written'],
       ['src/mrtr-flow.ts', 'written'],
     ]);
-    expect(read('src/mrtr-flow.ts')).toContain(`import { claimStore } from './mrtr-claims-redis';`);
-    expect(read('src/mrtr-claims-redis.ts')).toContain(`from './mrtr-continuation-sdk';`);
+    expect(read('src/mrtr-flow.ts')).toContain(`import { claimStore } from './mrtr-claims-redis.js';`);
+    expect(read('src/mrtr-claims-redis.ts')).toContain(`from './mrtr-continuation-sdk.js';`);
     expect(JSON.parse(read('package.json')).dependencies).toEqual({ '@modelcontextprotocol/server': '^2.4.0', redis: '6.3.1' });
     expect(result.manifests).toMatchObject([{ file: 'package.json', status: 'written', added: { redis: '6.3.1' }, removed: [] }]);
     expect(result.nextSteps.map((s) => s.id)).toEqual(['install', 'state-keys', 'claims']);
