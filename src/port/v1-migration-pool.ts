@@ -41,8 +41,8 @@ export const WORKER_MIN_FILES = 8;
  *
  * Why the worker takes every job, with none shared back to this thread once it has prepared: the
  * codemod's output for a file depends on the files the same ts-morph project migrated before it
- * (salesforce-mcp-server's scanner.ts is re-indented after its predecessors, not alone), so jobs split
- * by timing between two threads gave outputs that changed from run to run (measured, 1 December).
+ * (salesforce-mcp-server's scanner.ts came out re-indented after its predecessors and not when another
+ * thread took it first), and a split decided by timing would make the output depend on timing.
  */
 export async function migrateV1Files(jobs: readonly V1MigrationJob[], prepare?: () => void, ranIn?: (where: 'worker' | 'here') => void): Promise<V1MigrationOutcome[]> {
   const worker = jobs.length >= WORKER_MIN_FILES ? startWorker(jobs) : undefined;
