@@ -5,8 +5,8 @@
  * down, then each folder's own) plus the user's `--ignore` globs, with git's precedence: the deepest
  * matching rule wins, and nothing inside an ignored folder comes back.
  */
-import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -71,7 +71,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
     }
     const found: string[] = [];
     if (info.isDirectory()) {
-      const repository = await repositoryLayers(absolute);
+      const repository = repositoryLayers(absolute);
       // Naming a folder the repository ignores is a request to scan it: its ancestors' rules step aside.
       const layers = isIgnored(absolute, true, repository) ? [] : [...repository];
       if (userLayer) layers.push(userLayer);
@@ -110,7 +110,7 @@ function walk(
     return;
   }
   // the listing says whether the folder has a .gitignore: no lookup (a failed one costs an Error) per folder
-  const own = entries.some((e) => e.name === '.gitignore' && e.isFile()) ? readIgnoreFileSync(path.join(dir, '.gitignore'), dir) : undefined;
+  const own = entries.some((e) => e.name === '.gitignore' && e.isFile()) ? readIgnoreFile(path.join(dir, '.gitignore'), dir) : undefined;
   // The user's globs stay last so they can exclude what a .gitignore re-includes.
   const here = own ? [...layers.filter((l) => l !== userLayer), own, ...(userLayer ? [userLayer] : [])] : layers;
   const subdirs: string[] = [];
@@ -160,14 +160,14 @@ function isIgnored(file: string, isDirectory: boolean, layers: readonly IgnoreLa
  * `.git/info/exclude` and every `.gitignore` from the repository root down to `dir`'s parent.
  * (`dir`'s own `.gitignore` is read by the walk.)
  */
-async function repositoryLayers(dir: string): Promise<IgnoreLayer[]> {
+function repositoryLayers(dir: string): IgnoreLayer[] {
   const root = findGitRoot(dir);
   if (root === undefined || root === dir) {
-    const exclude = root === dir ? await readIgnoreFile(path.join(root, '.git', 'info', 'exclude'), root) : undefined;
+    const exclude = root === dir ? readIgnoreFile(path.join(root, '.git', 'info', 'exclude'), root) : undefined;
     return exclude ? [exclude] : [];
   }
   const layers: IgnoreLayer[] = [];
-  const exclude = await readIgnoreFile(path.join(root, '.git', 'info', 'exclude'), root);
+  const exclude = readIgnoreFile(path.join(root, '.git', 'info', 'exclude'), root);
   if (exclude) layers.push(exclude);
   const chain: string[] = [];
   for (let d = path.dirname(dir); ; d = path.dirname(d)) {
@@ -175,7 +175,7 @@ async function repositoryLayers(dir: string): Promise<IgnoreLayer[]> {
     if (d === root || path.dirname(d) === d) break;
   }
   for (const d of chain) {
-    const layer = await readIgnoreFile(path.join(d, '.gitignore'), d);
+    const layer = readIgnoreFile(path.join(d, '.gitignore'), d);
     if (layer) layers.push(layer);
   }
   return layers;
@@ -189,20 +189,15 @@ function findGitRoot(dir: string): string | undefined {
   }
 }
 
-function readIgnoreFileSync(file: string, base: string): IgnoreLayer | undefined {
-  let text: string;
+/** A gitignore-style file's rules, when `file` is a regular file (not a link, not a folder) with any. */
+function readIgnoreFile(file: string, base: string): IgnoreLayer | undefined {
+  let text = '';
   try {
+    if (!lstatSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
     text = readFileSync(file, 'utf8');
   } catch {
-    text = '';
+    // unreadable: no rules from it, as before
   }
-  return text.trim() === '' ? undefined : { base, rules: ignore().add(text) };
-}
-
-async function readIgnoreFile(file: string, base: string): Promise<IgnoreLayer | undefined> {
-  const info = await lstat(file).catch(() => undefined);
-  if (!info?.isFile()) return undefined;
-  const text = await readFile(file, 'utf8').catch(() => '');
   return text.trim() === '' ? undefined : { base, rules: ignore().add(text) };
 }
 
