@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import ts from '../typescript.cjs';
 
-let registry: ts.DocumentRegistry | undefined;
+// one registry per JSDoc parsing mode: a registry parses every file it holds in one mode
+const registries = new Map<ts.JSDocParsingMode | undefined, ts.DocumentRegistry>();
 
 /** The registry's tree of `fileName` with this text, parsed for these options (shared when another program already has it). */
 export function acquireSharedSourceFile(
@@ -18,7 +19,10 @@ export function acquireSharedSourceFile(
   languageVersionOrOptions: ts.ScriptTarget | ts.CreateSourceFileOptions,
 ): ts.SourceFile {
   const version = createHash('sha1').update(text).digest('hex');
-  return (registry ??= ts.createDocumentRegistry()).acquireDocument(fileName, options, ts.ScriptSnapshot.fromString(text), version, undefined, languageVersionOrOptions);
+  const mode = typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions.jsDocParsingMode : undefined;
+  let registry = registries.get(mode);
+  if (!registry) registries.set(mode, (registry = ts.createDocumentRegistry(undefined, undefined, mode)));
+  return registry.acquireDocument(fileName, options, ts.ScriptSnapshot.fromString(text), version, undefined, languageVersionOrOptions);
 }
 
 let libFolder: string | undefined;

@@ -44,10 +44,21 @@ export function buildProgram(source: TreeSource & { options?: ts.CompilerOptions
   const readStable = (fileName: string, languageVersion: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.SourceFile | undefined => {
     if (!isStableDeclarationPath(fileName)) return undefined;
     const text = host.readFile(fileName);
-    return text === undefined ? undefined : acquireSharedSourceFile(fileName, text, options, languageVersion);
+    return text === undefined ? undefined : acquireSharedSourceFile(fileName, text, options, declarationParse(languageVersion));
   };
   resolveThroughSharedCache(host, options);
   return ts.createProgram({ rootNames, options, host });
+}
+
+/**
+ * How the lib and `node_modules` files are parsed: without the JSDoc of TypeScript files. The program is
+ * only asked about types, and a TypeScript declaration's comments carry none (a JavaScript file's JSDoc
+ * types are still parsed). `@types/node` is mostly comments: a v1 port's declarations took about a quarter
+ * less CPU (3.1-3.4 s → 2.4 s on servers/src/everything).
+ */
+function declarationParse(languageVersion: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.CreateSourceFileOptions {
+  const base = typeof languageVersion === 'object' ? languageVersion : { languageVersion };
+  return { ...base, jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeInfo };
 }
 
 /**

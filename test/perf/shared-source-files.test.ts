@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import ts from '../../src/typescript.cjs';
 import { isStableDeclarationPath } from '../../src/analyzer/shared-source-files.js';
-import { buildProgram } from '../../src/analyzer/types.js';
+import { buildProgram, defaultCheckerOptions } from '../../src/analyzer/types.js';
 import { sharingCompilerHost, typeCheckProject } from './shared-source-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mrtr-shared-sf-'));
@@ -80,6 +80,30 @@ describe("the analyzer's programs (src/analyzer/types.ts buildProgram)", () => {
     writeFileSync(helper, 'export const name = 2;\n');
     expect(analysis().getSourceFile(helper)?.text).toBe('export const name = 2;\n');
     expect(ts.getPreEmitDiagnostics(second).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))).toEqual([]);
+  });
+
+  it("parse declarations without a TypeScript file's JSDoc, and still read a JavaScript package's JSDoc types", () => {
+    // a package of plain JavaScript whose only types are its JSDoc
+    const pkg = join(project, 'node_modules', 'jsdoc-typed');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'jsdoc-typed', main: 'index.js' }));
+    writeFileSync(join(pkg, 'index.js'), '/** @param {string} s @returns {number} */\nexports.size = function (s) { return s.length; };\n');
+    const entry = join(project, 'uses-js.ts');
+    writeFileSync(entry, "import { size } from 'jsdoc-typed';\nexport const n = size('abc');\n");
+    const sf = ts.createSourceFile(entry, ts.sys.readFile(entry)!, ts.ScriptTarget.Latest, true);
+    const options = { ...defaultCheckerOptions(), allowJs: true, maxNodeModuleJsDepth: 1 };
+    const program = buildProgram({ cwd: project, roots: [sf], tree: (abs) => (abs === entry ? sf : undefined), options });
+    const checker = program.getTypeChecker();
+    const n = (sf.statements[1] as ts.VariableStatement).declarationList.declarations[0];
+    expect(checker.typeToString(checker.getTypeAtLocation(n.name))).toBe('number');
+    const es5 = program.getSourceFiles().find((f) => f.fileName.endsWith('/lib.es5.d.ts'))!;
+    // lib.es5.d.ts documents nearly every declaration: none of it was parsed
+    const documented = (f: ts.SourceFile) => f.statements.filter((st) => ((st as { jsDoc?: unknown[] }).jsDoc ?? []).length > 0).length;
+    expect(es5.statements.length).toBeGreaterThan(100);
+    expect(documented(es5)).toBe(0);
+    // the user's own tree is the analyzer's, parsed with its JSDoc
+    const own = ts.createSourceFile(entry, '/** the answer */\nexport const a = 42;\n', ts.ScriptTarget.Latest, true);
+    expect(documented(own)).toBe(1);
   });
 
   it('keeps only lib files and node_modules', () => {

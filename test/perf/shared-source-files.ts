@@ -11,6 +11,8 @@ import { acquireSharedSourceFile } from '../../src/analyzer/shared-source-files.
 
 export function sharingCompilerHost(options: ts.CompilerOptions): ts.CompilerHost {
   const host = ts.createCompilerHost(options);
+  // as `tsc` parses: a TypeScript file's JSDoc only where a diagnostic may need it (`@see`, `@link`)
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
   host.getSourceFile = (fileName, languageVersionOrOptions) => {
     const text = host.readFile(fileName);
     return text === undefined ? undefined : acquireSharedSourceFile(fileName, text, options, languageVersionOrOptions);
