@@ -217,7 +217,21 @@ class FunctionPlanner {
   private isCandidate(node: ts.Node): boolean {
     if (!isEffect(node, this.scope, this.judge)) return false;
     if (isCapabilityRead(node)) return false;
-    return this.canRunBeforeAnAsk(node);
+    if (!this.canRunBeforeAnAsk(node)) return false;
+    // asked last: the checker is consulted only for what would otherwise be memoized (as carry() is)
+    return !this.isNarrowingCall(node);
+  }
+
+  /**
+   * A call of a type guard or an assertion function (`x is T`, `asserts x`): memoized, TypeScript would no
+   * longer narrow by it (`once(() => isName(n))` is a plain boolean), and the code after it stops
+   * type-checking. A guard only checks its arguments: it runs again each round. TypeScript files only.
+   */
+  private isNarrowingCall(node: ts.Node): boolean {
+    if (!ts.isCallExpression(node) || !isTypeScript(this.flow.file)) return false;
+    const checker = this.context.checker();
+    const signature = checker?.getResolvedSignature(node);
+    return !!signature && !!checker!.getTypePredicateOfSignature(signature);
   }
 
   private canRunBeforeAnAsk(node: ts.Node): boolean {
