@@ -478,13 +478,14 @@ function containsAwait(node: ts.Node): boolean {
 
 /** Does `await once(…)` need parentheses where `e` stands (`(await once(() => f())).x`)? */
 function needsParens(e: ts.Expression): boolean {
+  const p = e.parent;
+  // `E!` → `(await once(() => E))!`: written `await once(() => E)!`, the `!` would apply to the promise
+  if (ts.isNonNullExpression(p)) return true;
   const outer = outerParent(e);
   if (outer !== e) return false; // already inside parentheses or a cast
-  const p = e.parent;
   if (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) return p.expression === e;
   if (ts.isCallExpression(p) || ts.isNewExpression(p)) return p.expression === e;
   if (ts.isTaggedTemplateExpression(p)) return p.tag === e;
-  if (ts.isNonNullExpression(p)) return true;
   if (ts.isBinaryExpression(p)) return p.operatorToken.kind === ts.SyntaxKind.AsteriskAsteriskToken && p.left === e;
   return false;
 }
