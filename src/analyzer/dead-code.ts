@@ -10,7 +10,6 @@ import { basename, dirname, join, resolve } from 'node:path';
 import ts from '../typescript.cjs';
 import { functionName, isExported, outerParent, owningClass } from './ast.js';
 import { isTestPath, type FileIndex } from './file-index.js';
-import { resolveRelative } from './modules.js';
 import type { Project } from './project.js';
 import { sourceOfBuilt } from './workspaces.js';
 
@@ -88,7 +87,7 @@ export class DeadCode {
       const text = this.project.text(f);
       if (text === undefined) continue;
       for (const m of text.matchAll(REEXPORT)) {
-        const target = resolveRelative(f, m[1], (p) => this.project.fileSet.has(p));
+        const target = this.project.localModule(f, m[1]);
         if (target) reexportedBy.set(resolve(target), [...(reexportedBy.get(resolve(target)) ?? []), f]);
       }
       if (isTestPath(this.project.rel(f))) continue;
@@ -146,7 +145,7 @@ export class DeadCode {
       const text = this.project.text(f);
       if (text === undefined) continue;
       for (const m of text.matchAll(REEXPORT)) {
-        const next = resolveRelative(f, m[1], (p) => this.project.fileSet.has(p));
+        const next = this.project.localModule(f, m[1]);
         if (next) queue.push(resolve(next));
       }
     }

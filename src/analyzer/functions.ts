@@ -40,6 +40,50 @@ export function calledFunction(callee: ts.Expression, file: FileIndex, project: 
   return undefined;
 }
 
+/**
+ * The function `obj.name(…)` invokes when `obj` is a module's object of functions (`export const
+ * sessions = { serverFor, open }`, here or imported, through re-exports and renames): the member's
+ * method, function expression, or the function a (shorthand) property names. Not followed into
+ * `calledFunction`: the routes judge a helper's callers by `calledFunction`'s narrower answer.
+ */
+export function objectMemberFunction(callee: ts.Expression, file: FileIndex, project: Project): FunctionAt | undefined {
+  const c = unwrap(callee);
+  if (!ts.isPropertyAccessExpression(c)) return undefined;
+  const holder = objectLiteralBound(unwrap(c.expression), file, project);
+  if (!holder) return undefined;
+  for (const p of holder.literal.properties) {
+    if (ts.isSpreadAssignment(p) || propertyNameText(p.name) !== c.name.text) continue;
+    if (ts.isMethodDeclaration(p)) return p.body ? { fn: p, file: holder.file } : undefined;
+    if (ts.isShorthandPropertyAssignment(p)) return calledFunction(p.name, holder.file, project);
+    if (ts.isPropertyAssignment(p)) {
+      const value = unwrap(p.initializer);
+      if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) return { fn: value, file: holder.file };
+      return ts.isIdentifier(value) ? calledFunction(value, holder.file, project) : undefined;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+/** The object literal a `const` in scope (or a top-level one imported) is initialised with. */
+function objectLiteralBound(e: ts.Expression, file: FileIndex, project: Project): { literal: ts.ObjectLiteralExpression; file: FileIndex } | undefined {
+  if (!ts.isIdentifier(e)) return undefined;
+  const b = resolveBinding(e, e.text);
+  let decl: Binding | undefined = b;
+  let at = file;
+  if (b && (ts.isImportSpecifier(b) || ts.isImportClause(b))) {
+    const spec = ts.isImportSpecifier(b) ? b.parent.parent.parent.moduleSpecifier : b.parent.moduleSpecifier;
+    if (!ts.isStringLiteral(spec)) return undefined;
+    const target = project.resolveImport(file, spec.text, ts.isImportSpecifier(b) ? (b.propertyName ?? b.name).text : 'default');
+    if (!target || 'namespace' in target) return undefined;
+    decl = topLevelDeclaration(target.file.sf, target.local);
+    at = target.file;
+  }
+  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !(decl.parent.flags & ts.NodeFlags.Const)) return undefined;
+  const init = unwrap(decl.initializer);
+  return ts.isObjectLiteralExpression(init) ? { literal: init, file: at } : undefined;
+}
+
 /** The function a declaration binds: `function f`, `const f = () => …` / `function () {}`. */
 function functionOf(b: Binding): ts.FunctionLikeDeclaration | undefined {
   if (ts.isFunctionDeclaration(b)) return b.body ? b : implementationOf(b);

@@ -25,7 +25,11 @@ export function isRelativeSpecifier(spec: string): boolean {
  */
 export function resolveRelative(fromFile: string, spec: string, exists: (abs: string) => boolean): string | undefined {
   if (!isRelativeSpecifier(spec)) return undefined;
-  const base = resolve(dirname(fromFile), spec);
+  return resolveModulePath(resolve(dirname(fromFile), spec), exists);
+}
+
+/** The source file an absolute module path (no extension, a `.js` one, or a folder) stands for. */
+export function resolveModulePath(base: string, exists: (abs: string) => boolean): string | undefined {
   const candidates: string[] = [];
   for (const [ext, swaps] of Object.entries(EXTENSION_SWAPS)) {
     if (base.endsWith(ext)) for (const s of swaps) candidates.push(base.slice(0, -ext.length) + s);

@@ -9,6 +9,7 @@ import { eraOfSpecifier, eraThroughReexports, isRelativeSpecifier, resolveRelati
 import { isSourcePath, parseSource, readSource } from './source.js';
 import type { SkippedFile } from './model.js';
 import { buildProgram } from './types.js';
+import { PathAliases } from './path-aliases.js';
 import { Workspaces } from './workspaces.js';
 
 export type ImportTarget = { file: FileIndex; local: string } | { file: FileIndex; namespace: true };
@@ -31,6 +32,7 @@ export class Project {
   ) {
     this.fileSet = new Set(files);
     this.workspaces = new Workspaces(this.fileSet, cwd);
+    this.aliases = new PathAliases(this.fileSet, cwd);
   }
 
   private readonly workspaces: Workspaces;
@@ -40,9 +42,21 @@ export class Project {
    * Does an import specifier land among the analyzed files: a relative one, or the name of one of the
    * tree's own packages (a monorepo workspace; never the MCP SDK's, which keeps its meaning)?
    */
-  isLocalSpecifier(spec: string): boolean {
-    return isRelativeSpecifier(spec) || this.workspaceFile(spec) !== undefined;
+  isLocalSpecifier(spec: string, fromFile: string): boolean {
+    return isRelativeSpecifier(spec) || this.localModule(fromFile, spec) !== undefined;
   }
+
+  /**
+   * The analyzed file an import of `fromFile` lands in: a relative path, a tsconfig `paths` alias or
+   * `baseUrl` name (`@/lib/x`), or one of the tree's own packages. The SDK's names keep their meaning.
+   */
+  localModule(fromFile: string, spec: string): string | undefined {
+    if (isRelativeSpecifier(spec)) return resolveRelative(fromFile, spec, (p) => this.fileSet.has(p));
+    if (eraOfSpecifier(spec)) return undefined;
+    return this.aliases.resolve(fromFile, spec) ?? this.workspaceFile(spec);
+  }
+
+  private readonly aliases: PathAliases;
 
   private workspaceFile(spec: string): string | undefined {
     let hit = this.workspaceHits.get(spec);
@@ -122,7 +136,7 @@ export class Project {
     const key = `${from.file}\0${spec}`;
     let abs = this.moduleCache.get(key);
     if (abs === undefined) {
-      abs = (isRelativeSpecifier(spec) ? resolveRelative(from.file, spec, (p) => this.fileSet.has(p)) : this.workspaceFile(spec)) ?? null;
+      abs = this.localModule(from.file, spec) ?? null;
       this.moduleCache.set(key, abs);
     }
     return abs ? this.get(abs) : null;
@@ -130,7 +144,7 @@ export class Project {
 
   /** Where `imported` of module `spec` (imported by `from`) is defined, following re-exports. */
   resolveImport(from: FileIndex, spec: string, imported: string, depth = 0): ImportTarget | undefined {
-    if (depth > 8 || !this.isLocalSpecifier(spec)) return undefined;
+    if (depth > 8 || !this.isLocalSpecifier(spec, from.file)) return undefined;
     const target = this.resolveModule(from, spec);
     if (!target) return undefined;
     if (imported === '*') return { file: target, namespace: true };
@@ -163,7 +177,7 @@ export class Project {
       this.importersBuiltAt = this.parsedCount;
       for (const from of this.parsed()) {
         for (const [local, b] of from.imports) {
-          if (!this.isLocalSpecifier(b.spec)) continue;
+          if (!this.isLocalSpecifier(b.spec, from.file)) continue;
           const t = this.resolveImport(from, b.spec, b.imported);
           if (!t) continue;
           if ('namespace' in t) {
@@ -243,8 +257,7 @@ export class Project {
   eraOf(index: FileIndex): 'v1' | 'v2' | 'unknown' {
     if (index.era !== 'unknown') return index.era;
     for (const b of index.imports.values()) {
-      if (!isRelativeSpecifier(b.spec)) continue;
-      const abs = resolveRelative(index.file, b.spec, (p) => this.fileSet.has(p));
+      const abs = this.localModule(index.file, b.spec);
       const era = abs ? eraThroughReexports(abs) : undefined;
       if (era && era !== 'unknown') return era;
     }

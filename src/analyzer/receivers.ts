@@ -9,7 +9,7 @@
 import ts from '../typescript.cjs';
 import { enclosingFunction, functionName, outerParent, owningClass, propertyNameText } from './ast.js';
 import { resolveBinding, type Binding } from './bindings.js';
-import { calledFunction, topLevelDeclaration } from './functions.js';
+import { calledFunction, objectMemberFunction, topLevelDeclaration } from './functions.js';
 import { legacyMethodRead, type FileIndex, type LegacyAlias } from './file-index.js';
 import type { Project } from './project.js';
 import { REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../vocabulary.js';
@@ -213,7 +213,7 @@ export class ReceiverResolver {
     if (!ts.isStringLiteral(decl.moduleSpecifier)) return undefined;
     const imported = ts.isImportSpecifier(b) ? (b.propertyName ?? b.name).text : 'default';
     // a package's export (the SDK's `inputRequired`, an LLM client) is what that package says it is
-    if (!this.project.isLocalSpecifier(decl.moduleSpecifier.text)) return roleOfTypeName(imported) ?? 'other';
+    if (!this.project.isLocalSpecifier(decl.moduleSpecifier.text, file.file)) return roleOfTypeName(imported) ?? 'other';
     const target = this.project.resolveImport(file, decl.moduleSpecifier.text, imported);
     if (!target || 'namespace' in target) return undefined;
     const local = topLevelDeclaration(target.file.sf, target.local);
@@ -343,7 +343,8 @@ export class ReceiverResolver {
       const r = this.element(callee.expression, file, depth);
       if (r) return r;
     }
-    const fn = calledFunction(callee, file, this.project);
+    // `sessions.serverFor(id)` over `export const sessions = { serverFor }`: that function's result
+    const fn = calledFunction(callee, file, this.project) ?? objectMemberFunction(callee, file, this.project);
     if (!fn) return ts.isPropertyAccessExpression(callee) ? this.methodResult(callee, file, depth) : undefined;
     return (fn.fn.type ? this.type(fn.fn.type, fn.file, depth) : undefined) ?? this.returned(fn.fn, fn.file, depth);
   }
@@ -448,7 +449,7 @@ export class ReceiverResolver {
       if (SERVER_TYPES.has(original)) return 'server';
       const spec = (ts.isImportSpecifier(b) ? b.parent.parent.parent : b.parent).moduleSpecifier;
       // `new Anthropic()`, `new OpenAI()`: a package's class that is not the SDK's server
-      if (ts.isStringLiteral(spec) && !this.project.isLocalSpecifier(spec.text)) return 'other';
+      if (ts.isStringLiteral(spec) && !this.project.isLocalSpecifier(spec.text, file.file)) return 'other';
     }
     return undefined;
   }
@@ -695,7 +696,7 @@ function strongest(candidates: ReadonlyArray<() => ValueRole | undefined>): Valu
 function isPackageImport(b: Binding | undefined, project: Project): boolean {
   if (!b || !(ts.isImportSpecifier(b) || ts.isImportClause(b) || ts.isNamespaceImport(b))) return false;
   const decl = ts.isImportSpecifier(b) ? b.parent.parent.parent : ts.isImportClause(b) ? b.parent : b.parent.parent;
-  return ts.isStringLiteral(decl.moduleSpecifier) && !project.isLocalSpecifier(decl.moduleSpecifier.text);
+  return ts.isStringLiteral(decl.moduleSpecifier) && !project.isLocalSpecifier(decl.moduleSpecifier.text, b.getSourceFile().fileName);
 }
 
 function roleOfTypeName(name: string): ValueRole | undefined {
