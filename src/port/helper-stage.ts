@@ -78,6 +78,8 @@ export function planPackageHelpers<F extends ChangedFile>(helpers: PackageHelper
     const outcome: HelperOutcome = { file: relOf(path), status: 'identical', importedBy: [...entry.importedBy].sort() };
     plan.outcomes.push(outcome);
     for (const pkg of packagesImportedBy(entry.text.text)) plan.packages.add(pkg);
+    // a TypeScript helper importing `node:*` builds only with Node's types
+    if (/\.[cm]?ts$/.test(path) && importsNodeBuiltin(entry.text.text)) plan.packages.add('@types/node');
     const write: HelperWrite<F> = { outcome, path, text: entry.text.text, importers: [...entry.files] };
     try {
       const state = helperState(path, entry.text.text);
@@ -95,6 +97,10 @@ export function planPackageHelpers<F extends ChangedFile>(helpers: PackageHelper
 /** Does the text import the helper (any suffix)? `bare` is the specifier without a suffix. */
 export function importsHelper(text: string, bare: string): boolean {
   return ['', '.js', '.ts'].some((suffix) => text.includes(`'${bare}${suffix}'`) || text.includes(`"${bare}${suffix}"`));
+}
+
+function importsNodeBuiltin(text: string): boolean {
+  return /(?:\bfrom\s*|\brequire\s*\(\s*)['"]node:/.test(text);
 }
 
 /** Bare npm package names a helper imports (`redis`, `@modelcontextprotocol/server`). */

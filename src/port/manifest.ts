@@ -28,6 +28,12 @@ export const V2_VERSIONS: Readonly<Record<string, string>> = {
  * with (its own package.json pins the same): `redis` for the Redis claim store (`port --claims redis`).
  */
 export const HELPER_PACKAGE_VERSIONS: Readonly<Record<string, string>> = { redis: '6.3.1' };
+/**
+ * The type packages TypeScript helpers need to type-check (mrtr-flow imports `node:async_hooks`),
+ * at the version this repository type-checks them with: added to `devDependencies` when missing, else a
+ * ported package without `@types/node` no longer builds (TS2307 on `node:async_hooks`).
+ */
+export const HELPER_TYPE_PACKAGE_VERSIONS: Readonly<Record<string, string>> = { '@types/node': '20.19.43' };
 /** The zod floor of SDK v2 (the codemod uses the same range). */
 export const ZOD_RANGE = '^4.2.0';
 const ZOD_FLOOR: Version = [4, 2, 0];
@@ -88,7 +94,8 @@ export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit 
   const roots = new Set([...imported].map(packageRoot));
   const usesV2 = [...roots].some((pkg) => pkg !== SDK_PACKAGES.v1 && Object.hasOwn(V2_VERSIONS, pkg));
   const helperMissing = [...helperPackages].filter((pkg) => Object.hasOwn(HELPER_PACKAGE_VERSIONS, pkg) && !sectionOf(pkg)).sort();
-  if (!declaresV1 && !usesV2 && helperMissing.length === 0) return undefined;
+  const typesMissing = [...helperPackages].filter((pkg) => Object.hasOwn(HELPER_TYPE_PACKAGE_VERSIONS, pkg) && !sectionOf(pkg)).sort();
+  if (!declaresV1 && !usesV2 && helperMissing.length === 0 && typesMissing.length === 0) return undefined;
 
   const target: Section = declaresV1 ? v1Section : 'dependencies';
   const edit: Omit<ManifestEdit, 'text'> = { added: {}, removed: [], updated: {}, kept: [], unknown: [], notes: [] };
@@ -105,6 +112,12 @@ export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit 
   // the helpers run in production: their packages go to `dependencies` whatever section SDK v1 was in
   const runtimeAdded: Record<string, string> = {};
   for (const pkg of helperMissing) runtimeAdded[pkg] = HELPER_PACKAGE_VERSIONS[pkg];
+  // their types are only for the build: `devDependencies`
+  const typesAdded: Record<string, string> = {};
+  for (const pkg of typesMissing) typesAdded[pkg] = HELPER_TYPE_PACKAGE_VERSIONS[pkg];
+  if (typesMissing.length > 0) {
+    edit.notes.push(`${typesMissing.join(', ')} added to devDependencies: the TypeScript helpers import Node built-ins (node:async_hooks); use the version that matches your Node release if you prefer.`);
+  }
 
   const server = sectionOf(SDK_PACKAGES.v2Server);
   if (server && roots.has(SDK_PACKAGES.v2Server)) {
@@ -137,7 +150,7 @@ export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit 
     else if (v1CallsLeft.length > 0) edit.kept.push({ name: SDK_PACKAGES.v1, reason: `still called as v1 API (server.tool/prompt/resource) in ${v1CallsLeft.join(', ')}; migrate those calls, then remove it` });
   }
 
-  edit.added = { ...edit.added, ...runtimeAdded };
+  edit.added = { ...edit.added, ...runtimeAdded, ...typesAdded };
   const changes = Object.keys(edit.added).length + edit.removed.length + Object.keys(edit.updated).length;
   if (changes === 0 && edit.kept.length === 0 && edit.unknown.length === 0 && edit.notes.length === 0) return undefined;
   if (changes === 0) return { ...edit, text: raw };
@@ -145,7 +158,7 @@ export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit 
   for (const [name, { to }] of Object.entries(edit.updated)) (json[sectionOf(name)!] as Record<string, unknown>)[name] = to;
   const additions = new Map<Section, [string, string][]>([[target, []]]);
   for (const [name, range] of Object.entries(edit.added)) {
-    const section = Object.hasOwn(runtimeAdded, name) ? 'dependencies' : target;
+    const section = Object.hasOwn(runtimeAdded, name) ? 'dependencies' : Object.hasOwn(typesAdded, name) ? 'devDependencies' : target;
     additions.set(section, [...(additions.get(section) ?? []), [name, range]]);
   }
   for (const [section, added] of additions) {

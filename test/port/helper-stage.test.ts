@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TransformInput } from '../../src/port/dependencies.js';
 import { runPort, type RunPortOptions } from '../../src/port/index.js';
-import { HELPER_PACKAGE_VERSIONS } from '../../src/port/manifest.js';
+import { HELPER_PACKAGE_VERSIONS, HELPER_TYPE_PACKAGE_VERSIONS } from '../../src/port/manifest.js';
 import { renderHelper } from '../../src/runtime/template.js';
 import { fakeDependencies, fakeTransform } from './fakes.js';
 import { removeDir, repoRoot } from './helpers.js';
@@ -43,7 +43,7 @@ const ASK = `  const answer = await ctx.mcpReq.elicitInput({ message: 'ok?' });\
 
 describe('the helpers a ported file needs, through the flow', () => {
   it('TypeScript: the flow, the continuation and the in-memory claim store, each from its tested source, each once', async () => {
-    write('package.json', JSON.stringify({ name: 'p', type: 'module', dependencies: { '@modelcontextprotocol/server': '^2.4.0' } }, null, 2) + '\n');
+    write('package.json', JSON.stringify({ name: 'p', type: 'module', dependencies: { '@modelcontextprotocol/server': '^2.4.0' }, devDependencies: { '@types/node': '^22.0.0' } }, null, 2) + '\n');
     write('tsconfig.json', '{ "compilerOptions": { "module": "NodeNext" } }');
     write('src/a.ts', `export async function a(ctx: any) {\n${ASK}  return answer;\n}\n`);
     write('src/b.ts', `export async function b(ctx: any) {\n${ASK}  return answer;\n}\n`);
@@ -63,6 +63,33 @@ describe('the helpers a ported file needs, through the flow', () => {
 
     const again = await port();
     expect(again.summary.changed).toBe(0);
+  });
+
+  it('TypeScript helpers in a package without @types/node: it goes to devDependencies (the flow imports node:async_hooks); JavaScript helpers need none', async () => {
+    write('package.json', JSON.stringify({ name: 'p', type: 'module', dependencies: { '@modelcontextprotocol/server': '^2.4.0' } }, null, 2) + '\n');
+    write('src/a.ts', `export async function a(ctx: any) {\n${ASK}  return answer;\n}\n`);
+    const result = await port();
+    expect(JSON.parse(read('package.json'))).toEqual({
+      name: 'p',
+      type: 'module',
+      dependencies: { '@modelcontextprotocol/server': '^2.4.0' },
+      devDependencies: { '@types/node': HELPER_TYPE_PACKAGE_VERSIONS['@types/node'] },
+    });
+    expect(result.manifests).toMatchObject([{ file: 'package.json', status: 'written', added: { '@types/node': '20.19.43' }, removed: [] }]);
+    expect(result.manifests[0].notes.join(' ')).toMatch(/@types\/node added to devDependencies/);
+    // declared now: a second run leaves package.json alone
+    expect((await port()).manifests).toEqual([]);
+
+    write('js/package.json', JSON.stringify({ name: 'j', type: 'module', dependencies: { '@modelcontextprotocol/server': '^2.4.0' } }, null, 2) + '\n');
+    write('js/a.js', `export async function a(ctx) {\n${ASK}  return answer;\n}\n`);
+    const js = await port({ paths: ['js'] });
+    expect(js.helpers.map((h) => h.file)).toEqual(['js/mrtr-claims.js', 'js/mrtr-continuation.js', 'js/mrtr-flow.js']);
+    expect(JSON.parse(read('js/package.json')).devDependencies).toBeUndefined();
+  });
+
+  it('the @types/node version added is the one this repository type-checks the helpers with', () => {
+    const own = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(HELPER_TYPE_PACKAGE_VERSIONS['@types/node']).toBe(own.devDependencies['@types/node']);
   });
 
   it('--claims redis --codec sdk: the Redis store, pointed at the -sdk continuation, and redis in package.json', async () => {

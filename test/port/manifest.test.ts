@@ -163,6 +163,22 @@ describe('updateManifest of a package already on SDK v2', () => {
     expect(updateManifest(declared, { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false, helperPackages })).toBeUndefined();
   });
 
+  it('adds @types/node for TypeScript helpers to devDependencies when no section declares it, with a note', () => {
+    const helperPackages = new Set(['@types/node', '@modelcontextprotocol/server']);
+    const edit = updateManifest(V2('^2.4.0'), { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false, helperPackages })!;
+    expect(edit.added).toEqual({ '@types/node': '20.19.43' });
+    expect(JSON.parse(edit.text).devDependencies).toEqual({ '@types/node': '20.19.43' });
+    expect(JSON.parse(edit.text).dependencies).toEqual(JSON.parse(V2('^2.4.0')).dependencies);
+    expect(edit.notes).toEqual([expect.stringMatching(/^@types\/node added to devDependencies/)]);
+    // after a v1 migration from devDependencies the v2 server goes there too, next to the types
+    const dev = JSON.stringify({ devDependencies: { '@modelcontextprotocol/sdk': '^1.20.0' } });
+    const migrated = updateManifest(dev, { imported: new Set(['@modelcontextprotocol/server']), migratedV1: true, helperPackages })!;
+    expect(JSON.parse(migrated.text)).toEqual({ devDependencies: { '@modelcontextprotocol/server': '^2.4.0', '@types/node': '20.19.43' } });
+    // declared in any section (a user's own Node release): left as it is
+    const declared = JSON.stringify({ dependencies: { '@modelcontextprotocol/server': '^2.4.0', '@types/node': '^22.0.0' } });
+    expect(updateManifest(declared, { imported: new Set(['@modelcontextprotocol/server']), migratedV1: false, helperPackages })).toBeUndefined();
+  });
+
   it('leaves a manifest that has nothing to do with MCP alone', () => {
     expect(updateManifest('{ "dependencies": { "zod": "^3.0.0" } }', { imported: new Set(['zod']), migratedV1: false })).toBeUndefined();
   });
