@@ -13,10 +13,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { compiledScript } from '../compiled.js';
 import { makeClient, REPO_ROOT, roundRobinFetch, whenListening, type AnswerScript, type AskCounts, type Replica, type RoutedRequest } from '../e2e/harness.js';
 
-const CLI = join(REPO_ROOT, 'src/cli/main.ts');
-/** tsx's loader by URL: the CLI and TypeScript replicas run from folders with no node_modules of their own. */
+/** tsx's loader by URL: TypeScript replicas run from folders with no node_modules of their own. */
 const TSX = pathToFileURL(createRequire(join(REPO_ROOT, 'package.json')).resolve('tsx')).href;
 const LAUNCHER = fileURLToPath(new URL('./replica-launcher.mjs', import.meta.url));
 const REPLICA_START_TIMEOUT_MS = 180_000;
@@ -54,9 +54,12 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs the real CLI in `cwd` (asynchronously, so copies can be ported side by side). */
+/**
+ * Runs the real CLI in `cwd` (asynchronously, so copies can be ported side by side): compiled to plain
+ * JavaScript as `bin` runs it (test/compiled.ts), not under tsx, whose loader costs each run 0.3–2 s of CPU.
+ */
 export function runCli(cwd: string, args: readonly string[]): Promise<CliRun> {
-  return runNode(cwd, ['--import', TSX, CLI, ...args]);
+  return runNode(cwd, [compiledScript('src/cli/main.ts'), ...args]);
 }
 
 /** `node <args>` in `cwd`: its exit code and output, never a rejection. */
