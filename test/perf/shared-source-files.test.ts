@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import ts from '../../src/typescript.cjs';
 import { isStableDeclarationPath } from '../../src/analyzer/shared-source-files.js';
 import { buildProgram, defaultCheckerOptions } from '../../src/analyzer/types.js';
-import { sharingCompilerHost, typeCheckProject } from './shared-source-files.js';
+import { buildProject, sharingCompilerHost, typeCheckProject } from './shared-source-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mrtr-shared-sf-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,6 +50,19 @@ describe('sharingCompilerHost', () => {
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, lib: ['ES2022'], types: [], noEmit: true, target: 'ES1999' }, include: ['src/**/*.ts'] }));
     // (the config error names the tsconfig line it is on)
     expect(typeCheckProject(project)).toEqual(expect.arrayContaining([expect.stringMatching(/^tsconfig.json:1 TS6046: Argument for '--target' option must be/)]));
+  });
+
+  it('buildProject writes what tsc -p writes, and reports the same diagnostics (emitting anyway, as tsc does)', () => {
+    const project = join(dir, 'built');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, lib: ['ES2022'], types: [], module: 'ES2022', target: 'ES2022', outDir: 'dist', rootDir: 'src', declaration: true }, include: ['src/**/*.ts'] }));
+    writeFileSync(join(project, 'src/ok.ts'), 'export const ok: string = "yes";\n');
+    expect(buildProject(project)).toEqual([]);
+    expect(readFileSync(join(project, 'dist/ok.js'), 'utf8')).toBe('export const ok = "yes";\n');
+    expect(readFileSync(join(project, 'dist/ok.d.ts'), 'utf8')).toBe('export declare const ok: string;\n');
+    writeFileSync(join(project, 'src/bad.ts'), 'export const n: number = "one";\n');
+    expect(buildProject(project)).toEqual(["src/bad.ts:1 TS2322: Type 'string' is not assignable to type 'number'."]);
+    expect(readFileSync(join(project, 'dist/bad.js'), 'utf8')).toBe('export const n = "one";\n');
   });
 });
 

@@ -26,8 +26,25 @@ export function sharingCompilerHost(options: ts.CompilerOptions): ts.CompilerHos
  * <message>`), through a sharing host.
  */
 export function typeCheckProject(projectDir: string): string[] {
+  const { parsed, program } = projectProgram(projectDir, { noEmit: true });
+  return diagnosticLines(projectDir, [...parsed.errors, ...ts.getPreEmitDiagnostics(program)]);
+}
+
+/**
+ * What `tsc -p <projectDir>` does, in this process: the same diagnostics as typeCheckProject, and the
+ * project's output written as tsc writes it (tsc emits even when there are errors, unless the config
+ * says `noEmitOnError`); emit diagnostics are reported too. An empty list is a clean build.
+ */
+export function buildProject(projectDir: string): string[] {
+  const { parsed, program } = projectProgram(projectDir, {});
+  const before = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
+  const emitted = program.emit();
+  return diagnosticLines(projectDir, [...before, ...emitted.diagnostics]);
+}
+
+function projectProgram(projectDir: string, overrides: ts.CompilerOptions): { parsed: ts.ParsedCommandLine; program: ts.Program } {
   const configPath = path.join(projectDir, 'tsconfig.json');
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, { noEmit: true }, {
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, overrides, {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (d) => {
       throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
@@ -36,7 +53,11 @@ export function typeCheckProject(projectDir: string): string[] {
   if (!parsed) throw new Error(`cannot read ${configPath}`);
   const host = sharingCompilerHost(parsed.options);
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences, host });
-  return [...parsed.errors, ...ts.getPreEmitDiagnostics(program)].map((d) => {
+  return { parsed, program };
+}
+
+function diagnosticLines(projectDir: string, diagnostics: readonly ts.Diagnostic[]): string[] {
+  return diagnostics.map((d) => {
     const where = d.file && d.start !== undefined ? `${path.relative(projectDir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} ` : '';
     return `${where}TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
   });
