@@ -26,6 +26,7 @@ import type { Project, ts } from 'ts-morph';
 import { MARKERS } from '../vocabulary.js';
 import { importsToRequires, requiresToImports } from './cjs-bridge.js';
 import { moduleSystemOf, type ModuleSystem } from './helper-file.js';
+import { linesInsideLiterals, restoreIndentation } from './v1-indentation.js';
 import { inferProjectType, type ProjectType } from './v1-detect.js';
 import { findV1OnlyCalls } from './v1-only-calls.js';
 
@@ -132,7 +133,8 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
         else d.insertComment = false;
       }
     }
-    let migrated = sf.getFullText();
+    // the codemod's printer re-indents the code it moves: each kept line gets its own indentation back
+    let migrated = restoreIndentation(text, sf.getFullText(), linesInsideLiterals(sf.compilerNode, tsMorphTs));
     // the sentinel is line 1 while the transforms run; everything below it moves up once it is gone
     const sentinelLines = sentinel ? 1 : 0;
     if (sentinel) migrated = removeSentinel(migrated, input.path);

@@ -97,14 +97,47 @@ describe('migrateV1Source', () => {
     let dir: string | undefined;
     afterEach(() => dir && removeDir(dir));
 
-    it('produces, file by file, the text `run()` writes for the same project', () => {
+    it('produces, file by file, the text `run()` writes for the same project, but for the indentation it keeps', () => {
       dir = copyFixture('port', 'v1-mini');
       const before = new Map(readdirSync(join(dir, 'src')).map((f) => [f, readFileSync(join(dir!, 'src', f), 'utf8')]));
       const ours = new Map(
         [...before].map(([f, text]) => [f, migrateV1Source({ source: text, path: join(dir!, 'src', f), projectType: inferProjectType(before.values()) }).source]),
       );
       run(getMigration('v1-to-v2')!, { targetDir: dir });
-      for (const [f, text] of ours) expect(text, f).toBe(readFileSync(join(dir, 'src', f), 'utf8'));
+      const lines = (text: string) => text.split('\n').map((l) => l.trimStart());
+      for (const [f, text] of ours) expect(lines(text), f).toEqual(lines(readFileSync(join(dir, 'src', f), 'utf8')));
+    });
+
+    it("keeps each line's own indentation where the codemod's printer moved it, and never a literal's text", () => {
+      const source = [
+        `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';`,
+        `import { z } from 'zod';`,
+        ``,
+        `const server = new McpServer({ name: 'report', version: '1.0.0' });`,
+        `server.tool('report', 'a multi-line report', { name: z.string() }, async ({ name }) => {`,
+        `  const text = \`Report for \${name}:`,
+        `  line two`,
+        `      line three\`;`,
+        `  if (name === '') {`,
+        `    return { content: [{ type: 'text', text: 'nothing' }] };`,
+        `  }`,
+        `  return { content: [{ type: 'text', text }] };`,
+        `});`,
+        ``,
+      ].join('\n');
+      dir = mkdtempSync(join(tmpdir(), 'mrtr-v1-indent-'));
+      mkdirSync(join(dir, 'src'));
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'report', dependencies: { '@modelcontextprotocol/sdk': '^1.20.0' } }));
+      writeFileSync(join(dir, 'src/server.ts'), source);
+      const ours = migrateV1Source({ source, path: join(dir, 'src/server.ts'), projectType: 'server' }).source;
+      run(getMigration('v1-to-v2')!, { targetDir: dir });
+      const codemod = readFileSync(join(dir, 'src/server.ts'), 'utf8');
+      // the codemod alone pushes the handler's body right
+      expect(codemod).toContain(`\n      if (name === '') {`);
+      const oursLines = ours.split('\n');
+      expect(oursLines[4]).toMatch(/^server\.registerTool\('report', \{/);
+      // every line after the rewritten call is the input's, indentation included: the literal's too
+      expect(oursLines.slice(5)).toEqual(source.split('\n').slice(5));
     });
   });
 });
