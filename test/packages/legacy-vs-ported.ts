@@ -148,11 +148,11 @@ function callName(call: E2eFixture): string {
 /**
  * `tsc -p .` in a package copy, in this process (test/perf/shared-source-files.ts: the lib, Node and SDK
  * declarations are parsed once per worker, not once per spawned tsc): its diagnostics, one a line. Throws
- * with them unless the legacy package builds cleanly.
+ * with them unless the legacy package builds cleanly. It holds this process's event loop for the build
+ * (seconds on a loaded machine), so it runs only while no request or start-up timer of this process is
+ * pending: a timer due during the build would fire before the answer that came in meanwhile is read.
  */
-async function build(dir: string, what: string): Promise<string[]> {
-  // a turn of the event loop first: the caller starts the CLI's port and the Redis server meanwhile
-  await new Promise((next) => setImmediate(next));
+function build(dir: string, what: string): string[] {
   const errors = buildProject(dir);
   if (errors.length > 0 && what === 'legacy') throw new Error(`the legacy package does not build:\n${errors.join('\n')}`);
   return errors;
@@ -182,22 +182,20 @@ export function describePortedPackage(spec: PackageSpec, more?: (running: () => 
     ported = copyPackage(spec.name);
     ledgerDir = mkdtempSync(join(tmpdir(), 'mrtr-pkg-ledgers-'));
     portedLedger = emptyFile(join(ledgerDir, 'ported.jsonl'));
-    // the legacy references, one stdio process each, run while the CLI ports the other copy
-    const legacyBuilt = spec.built !== undefined ? build(legacy.dir, 'legacy') : Promise.resolve(undefined);
+    // the CLI ports one copy in its own process while this one builds the other, then runs the legacy
+    // references (one stdio process each); the ported copy is built once nothing of this process is in flight
+    const porting = portPackage(ported.dir, spec.claims === 'redis' ? ['--claims', 'redis'] : []);
+    if (spec.built !== undefined) build(legacy.dir, 'legacy');
     const unique = [...new Map(comparisons.map((c) => [c.reference, c])).values()];
     const legacyRuns = unique.map(async (c, i) => {
-      await legacyBuilt;
       const ledger = emptyFile(join(ledgerDir, `legacy-${i}.jsonl`));
       const run = await runLegacyStdio({ dir: legacy.dir, entry: legacyEntry, env: { [spec.ledgerVariable]: ledger } }, c.referenceScript(), (client) => perform(client, c.call.call));
       references.set(c.reference, { outcome: run.result, ledger: readLedger(ledger), asks: run.asks });
     });
     const claimStore = spec.claims === 'redis' ? startRedis().then((server) => (redis = server)) : Promise.resolve(undefined);
-    const porting = portPackage(ported.dir, spec.claims === 'redis' ? ['--claims', 'redis'] : []).then(async (result) => {
-      if (result.report.summary.failed !== 0) throw new Error(`the port failed: ${result.stdout}`);
-      if (spec.built !== undefined) portedBuild = await build(ported.dir, 'ported');
-      return result;
-    });
     [port] = await Promise.all([porting, claimStore, ...legacyRuns]);
+    if (port.report.summary.failed !== 0) throw new Error(`the port failed: ${port.stdout}`);
+    if (spec.built !== undefined) portedBuild = build(ported.dir, 'ported');
     const env = { MRTR_STATE_KEYS: STATE_KEYS, MCP_ALLOWED_ROOTS, [spec.ledgerVariable]: portedLedger, ...(redis !== undefined ? { MRTR_CLAIMS_REDIS_URL: redis.url } : {}) };
     const replicaOptions = { serverFile: join(ported.dir, spec.built?.serverModule ?? spec.serverModule), factory: spec.factory, modules: spec.modules, env };
     // what a user runs next, read-only, while the replicas start: the CI gate, and the port once more
