@@ -11,6 +11,8 @@ const isolatedFiles = ['test/runtime/**/*.test.ts', 'test/e2e/**/*.test.ts', 'te
 // files of those folders that keep no process state and build type-check programs or port in-process: in a
 // reused worker they find the lib, Node and SDK declarations parsed already (3-5 s of CPU for each fresh process)
 const sharedAnyway = new Set(['test/runtime/template.test.ts', 'test/e2e/typecheck.test.ts', 'test/e2e/idempotence.test.ts', 'test/perf/shared-source-files.test.ts']);
+// MRTR_SUITE_CPU_OUT=<file>: every test file appends its CPU seconds (worker and reaped children) to <file>
+const measure = process.env.MRTR_SUITE_CPU_OUT ? [fileURLToPath(new URL('test/perf/cpu-per-file.ts', import.meta.url))] : [];
 const isolatedList = fg.sync(isolatedFiles, { cwd: fileURLToPath(new URL('.', import.meta.url)) }).filter((f) => !sharedAnyway.has(f)).sort();
 
 export default defineConfig({
@@ -42,9 +44,9 @@ export default defineConfig({
     // in one process, a probe met a socket an earlier file's replica had closed): each of their files gets
     // a fresh process as before, but for the four of `sharedAnyway`, which do none of that.
     projects: [
-      { extends: true, test: { name: 'rules', include: ['test/rules/**/*.test.ts'], exclude, setupFiles: ['test/setup.ts'], isolate: false } },
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...exclude, ...isolatedList, 'test/rules/**'], isolate: false } },
-      { extends: true, test: { name: 'isolated', include: isolatedList, exclude } },
+      { extends: true, test: { name: 'rules', include: ['test/rules/**/*.test.ts'], exclude, setupFiles: [...measure, 'test/setup.ts'], isolate: false } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...exclude, ...isolatedList, 'test/rules/**'], setupFiles: measure, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: isolatedList, exclude, setupFiles: measure } },
     ],
   },
 });
