@@ -78,6 +78,10 @@ export const REASONS = {
     portability: 'auto',
     advice: 'This value is computed again on every round (it cannot travel in the sealed requestState): check that computing it has no side effect (it should only build a client or a schema), then delete this marker.',
   },
+  'unread-private-member': {
+    portability: 'auto',
+    advice: "The port removed the last read of this private member (it was read only by the legacy request, e.g. this.server.server.elicitInput): under noUnusedLocals tsc reports it unread (TS6138). TypeScript's private is not private at run time, so the port keeps it: delete it if nothing reads it through a cast, an index or a subclass, then delete this marker.",
+  },
   'capability-fallback': {
     portability: 'auto',
     advice: 'The legacy code branched on client capabilities; the port reads the per-request capabilities instead. Check the fallback still matches what the client declares, then delete this marker.',

@@ -55,12 +55,12 @@ describe('transform fixtures', () => {
     });
   }
 
-  it('every output type-checks (strict) against @modelcontextprotocol/server 2.4.0 and the runtime helper', () => {
+  it('every output type-checks (strict, noUnusedLocals, noUnusedParameters) against @modelcontextprotocol/server 2.4.0 and the runtime helper', () => {
     const outputs = inputs.filter(typed).map(outputOf).filter(existsSync);
-    expect(typeCheck(outputs, runtime)).toEqual([]);
+    expect(typeCheck(outputs, runtime, { unused: true })).toEqual([]);
   }, TYPECHECK_TIMEOUT_MS);
 
-  it('every input type-checks (strict) against @modelcontextprotocol/server 2.4.0', () => {
-    expect(typeCheck(inputs.filter(typed), runtime)).toEqual([]);
+  it('every input type-checks (strict, noUnusedLocals, noUnusedParameters) against @modelcontextprotocol/server 2.4.0', () => {
+    expect(typeCheck(inputs.filter(typed), runtime, { unused: true })).toEqual([]);
   }, TYPECHECK_TIMEOUT_MS);
 });

@@ -60,12 +60,12 @@ describe('port engine fixtures (resumable-handlers)', () => {
     });
   }
 
-  it('every TypeScript output type-checks (strict) against @modelcontextprotocol/server 2.4.0 and the runtime', () => {
-    expect(typeCheck(inputs.filter(typed).map(outputOf), runtime)).toEqual([]);
+  it('every TypeScript output type-checks (strict, noUnusedLocals, noUnusedParameters) against @modelcontextprotocol/server 2.4.0 and the runtime', () => {
+    expect(typeCheck(inputs.filter(typed).map(outputOf), runtime, { unused: true })).toEqual([]);
   }, TYPECHECK_TIMEOUT_MS);
 
-  it('every TypeScript input type-checks (strict) too: the outputs add no error of their own', () => {
-    expect(typeCheck(inputs.filter(typed), runtime)).toEqual([]);
+  it('every TypeScript input type-checks (strict, noUnusedLocals, noUnusedParameters) too: the outputs add no error of their own', () => {
+    expect(typeCheck(inputs.filter(typed), runtime, { unused: true })).toEqual([]);
   }, TYPECHECK_TIMEOUT_MS);
 
   it('every JavaScript output is plain JavaScript, and a CommonJS output never imports', () => {

@@ -14,7 +14,11 @@ const OPEN_INNER = -10;
 const CLOSE_INNER = 10;
 const CLOSE_OUTER = 20;
 
-export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePlan, path: string): Edit[] {
+/**
+ * `unread`: also edit the declarations the port leaves unread (plan.unread); only when every edit that
+ * drops their last read is applied too (the asks, and the retired roots requests when the plan has some).
+ */
+export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePlan, path: string, unread = true): Edit[] {
   const local = (name: RuntimeName): string => {
     const entry = plan.runtimeImports.find((r) => r.name === name);
     if (!entry) throw new Error(`${path}: the plan uses ${name} without importing it`);
@@ -137,7 +141,30 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
     if (!ok) mismatch(a.at, 'the start of a function');
     edits.push({ start: a.at, end: a.at, text: 'async ', order: OPEN_OUTER });
   }
+  if (unread) for (const u of plan.unread) {
+    const kinds = UNREAD_KINDS[u.expect.kind]();
+    const node = nodesStartingAt(sf, u.expect.at).find((n) => kinds.includes(n.kind));
+    if (!node || unreadName(node, sf) !== u.expect.name) mismatch(u.expect.at, `the ${u.expect.kind} \`${u.expect.name}\` the port leaves unread`);
+    edits.push({ start: u.start, end: u.end, text: u.text });
+  }
   return edits;
+}
+
+// read on use: a compiler value at module level would load the compiler when this module is imported
+const UNREAD_KINDS: Record<FilePlan['unread'][number]['expect']['kind'], () => ts.SyntaxKind[]> = {
+  parameter: () => [ts.SyntaxKind.Parameter],
+  'binding-element': () => [ts.SyntaxKind.BindingElement],
+  'import-specifier': () => [ts.SyntaxKind.ImportSpecifier],
+  'import-clause': () => [ts.SyntaxKind.ImportClause],
+  import: () => [ts.SyntaxKind.ImportDeclaration],
+  type: () => [ts.SyntaxKind.TypeAliasDeclaration, ts.SyntaxKind.InterfaceDeclaration],
+};
+
+/** The name the plan gives an unread declaration: its own name, or an import's module. */
+function unreadName(node: ts.Node, sf: ts.SourceFile): string | undefined {
+  if (ts.isImportDeclaration(node)) return ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier.text : undefined;
+  const name = (node as { name?: ts.Node }).name;
+  return name ? name.getText(sf) : undefined;
 }
 
 /** The arguments the legacy method receives: the call's, or those after `this` of `.call(owner, …)` / in the list of `.apply(owner, [ … ])`. */

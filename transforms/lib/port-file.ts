@@ -46,7 +46,9 @@ export function portFile(input: PortFileInput, enabled: EnabledTransforms = ALL_
   const markers: MarkerAt[] = [];
   const notes: string[] = [];
   if (enabled.resumable) {
-    edits.push(...resumableEdits(src, sf, plan, input.path));
+    // the unread declarations' last reads may be in retired roots requests: edit them only when those go too
+    const rootsGo = plan.retiredRoots.length === 0 || (enabled.retireRoots && input.options.roots === 'config');
+    edits.push(...resumableEdits(src, sf, plan, input.path, rootsGo));
     markers.push(...plan.markers.map((m) => ({ line: m.line, reason: m.reason, message: m.message })));
     notes.push(...plan.notes);
   }

@@ -11,6 +11,7 @@ import type { FilePlan, PlanAsk, RuntimeName, Span } from './model.js';
 import { emptyPlan, planEdits } from './model.js';
 import type { RegistrationSeam } from './seams.js';
 import { freshName } from './scope.js';
+import { unreadEdits } from './unread.js';
 
 /** Imports of the runtime the file already has (a partly ported file): reused, never added twice. */
 const FLOW_MODULE = /(^|\/)mrtr-flow(\.[cm]?[jt]s)?$/;
@@ -21,6 +22,10 @@ export class FileEmitter {
   private readonly used = new Set<RuntimeName>();
   private readonly wrapped = new Set<ts.Node>();
   private readonly asked = new Set<ts.Node>();
+  /** Text of the file the edits drop (receivers, request options, retired roots requests), in offsets of the tree. */
+  private readonly drops: Span[] = [];
+  /** Registered handler arguments (wrapped, or around a retired roots request): their unread trailing parameters may go. */
+  private readonly handlers = new Set<ts.Node>();
 
   constructor(private readonly file: FileIndex) {
     this.plan_ = emptyPlan(file.rel);
@@ -38,6 +43,7 @@ export class FileEmitter {
   wrap(reg: RegistrationSeam, capabilities: string | undefined): void {
     if (this.wrapped.has(reg.handlerArg)) return;
     this.wrapped.add(reg.handlerArg);
+    this.handlers.add(reg.handlerArg);
     const arg = reg.handlerArg;
     this.plan_.wraps.push({
       ...this.span(arg.getStart(), arg.end),
@@ -54,6 +60,7 @@ export class FileEmitter {
     const out: PlanAsk = { ...rest, ...this.span(node.getStart(), node.end) };
     if (rest.params) out.params = this.span(rest.params.start, rest.params.end);
     this.plan_.asks.push(out);
+    this.dropAround(node.getStart(), node.end, rest.params);
     this.used.add(ask.runtime);
   }
 
@@ -70,6 +77,8 @@ export class FileEmitter {
         const { node, ...rest } = m.ask;
         const ask: PlanAsk = { ...rest, ...this.span(node.getStart(), node.end) };
         if (rest.params) ask.params = this.span(rest.params.start, rest.params.end);
+        // the awaited call becomes `answers[i]!`; its params are copied into the batch
+        this.dropAround(m.awaited.getStart(), m.awaited.end, rest.params);
         return { condition: this.span(m.guard.expression.getStart(), m.guard.expression.end), awaited: this.span(m.awaited.getStart(), m.awaited.end), ask };
       }),
     });
@@ -101,10 +110,26 @@ export class FileEmitter {
     for (const r of e.recomputed) this.mark(r.statement, 'recomputed-value', `${r.names.map((n) => `\`${n}\``).join(', ') || 'this value'}: ${REASONS['recomputed-value'].advice}`);
   }
 
-  /** A roots request the retire-roots transform replaces (it writes its own marker). */
-  retire(node: ts.Node): void {
+  /** A roots request the retire-roots transform replaces (it writes its own marker), and the handler arguments of its registrations. */
+  retire(node: ts.Node, handlers: readonly ts.Node[] = []): void {
+    for (const h of handlers) this.handlers.add(h);
     if (this.plan_.retiredRoots.some((r) => r.start === node.getStart() - this.shift)) return;
     this.plan_.retiredRoots.push(this.span(node.getStart(), node.end));
+    this.drops.push({ start: node.getStart(), end: node.end });
+  }
+
+  /** [start, end) is replaced, but for `kept` (the params the runtime call keeps). */
+  private dropAround(start: number, end: number, kept: Span | undefined): void {
+    if (!kept) this.drops.push({ start, end });
+    else this.drops.push({ start, end: kept.start }, { start: kept.end, end });
+  }
+
+  /** Declarations left unread by the drops: their edits, and a marker on each private member kept. */
+  private unread(): void {
+    if (this.drops.length === 0) return;
+    const { edits, privateMembers } = unreadEdits(this.file.sf, this.drops, this.handlers);
+    this.plan_.unread = edits.map((e) => ({ ...e, ...this.span(e.start, e.end), expect: { ...e.expect, at: this.at(e.expect.at) } }));
+    for (const m of privateMembers) this.mark(m.node, 'unread-private-member', `\`${m.name}\`: ${REASONS['unread-private-member'].advice}`, true);
   }
 
   /** A note for the port report, at the line of `node`. */
@@ -122,8 +147,9 @@ export class FileEmitter {
     }
   }
 
-  private mark(node: ts.Node, reason: ReasonId, message: string): void {
-    const statement = statementOf(node);
+  /** `exact`: above the node's own line (a class member), not above its statement. */
+  private mark(node: ts.Node, reason: ReasonId, message: string, exact = false): void {
+    const statement = exact ? node : statementOf(node);
     const line = this.file.sf.getLineAndCharacterOfPosition(statement.getStart()).line + 1;
     if (this.plan_.markers.some((m) => m.line === line && m.reason === reason)) return;
     this.plan_.markers.push({ line, reason, message });
@@ -132,6 +158,7 @@ export class FileEmitter {
   plan(): FilePlan | undefined {
     const p = this.plan_;
     if (planEdits(p) === 0 && p.markers.length === 0) return undefined;
+    this.unread();
     const byStart = (a: { start: number }, b: { start: number }): number => a.start - b.start;
     p.wraps.sort(byStart);
     p.asks.sort(byStart);

@@ -147,7 +147,10 @@ class PlanBuilder {
     const reasons = ordered(input.site.reasons.filter((r) => !PLAN_OWNED.has(r)));
     const portable = !reasons.some((r) => REASONS[r].portability !== 'auto');
     this.verdicts.set(input.site, { portability: portable ? 'auto' : 'manual', reasons });
-    if (portable) this.emitter(input.file).retire(input.raw.node);
+    if (!portable) return;
+    // the handlers registered around it: a parameter only the request read may go from them
+    const handlers = handlerRoutes(input.routes).flatMap((r) => registrationOf(r.end)?.handlerArg ?? []);
+    this.emitter(input.file).retire(input.raw.node, handlers);
   }
 
   private emitter(file: FileIndex): FileEmitter {

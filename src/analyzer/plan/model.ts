@@ -91,6 +91,17 @@ export interface PlanAsyncInsert {
   at: number;
 }
 
+/**
+ * A declaration the port leaves unread (unread.ts), edited so the output builds under
+ * `noUnusedLocals` / `noUnusedParameters`: [start, end) becomes `text` (a removal, `()`, or a
+ * `_`-prefixed name), where a node of `expect.kind` named `expect.name` starts at `expect.at`.
+ * Applied only with the edits that drop its last read (the asks, and the retired roots requests).
+ */
+export interface PlanUnread extends Span {
+  text: string;
+  expect: { at: number; kind: 'parameter' | 'binding-element' | 'import-specifier' | 'import-clause' | 'import' | 'type'; name: string };
+}
+
 export interface PlanMarker {
   /** 1-based line of the statement, in the original text. */
   line: number;
@@ -109,6 +120,8 @@ export interface FilePlan {
   finallyGuards: PlanFinallyGuard[];
   capabilityReads: PlanCapabilityRead[];
   asyncInserts: PlanAsyncInsert[];
+  /** Declarations whose last read the port drops (see PlanUnread). */
+  unread: PlanUnread[];
   /** Roots requests the retire-roots transform replaces with `rootsFromConfig()` (with `--roots config`): no round, no plan edit. */
   retiredRoots: Span[];
   markers: PlanMarker[];
@@ -119,7 +132,7 @@ export interface FilePlan {
 }
 
 export function emptyPlan(file: string): FilePlan {
-  return { file, wraps: [], asks: [], batches: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
+  return { file, wraps: [], asks: [], batches: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], unread: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
 }
 
 /** Does the plan change any code (markers alone do not need the runtime)? */

@@ -1,0 +1,475 @@
+/**
+ * Names the port leaves unread, and the edits that keep the output building under `noUnusedLocals`
+ * and `noUnusedParameters`. The port drops text: the receiver and request options of each ask
+ * (`ctx.mcpReq.elicitInput(p, opts)` → `elicit(p)`), the result schema of a raw request, the error class
+ * of `throw new UrlElicitationRequiredError(list)`, a retired roots request. A name whose only reads
+ * were in that text is unread in the output; tsc then fails the user's build (TS6133, TS6192, TS6196,
+ * TS6198, TS6138). What is done with each:
+ * - a parameter of the registered handler (the function given inline to the registration, or a
+ *   non-exported function whose every use in the file is that argument): removed when it and every
+ *   parameter after it are unread (the SDK calls the handler with its arguments whatever the arity, and
+ *   `resumable` keeps the handler's `length`); otherwise, and in every other function (a helper's
+ *   callers still pass the argument), renamed with a `_` prefix, which tsc accepts unread;
+ * - an element of a destructured parameter (`{ mcpReq }`): removed, the others kept; a pattern left
+ *   with none is the parameter itself (removed, or `_`); a pattern with a rest element is left (the rest
+ *   would gain the property);
+ * - an import specifier: removed; a declaration that loses every binding is removed whole (never turned
+ *   into `import 'x'`, which would load the module for its side effects only);
+ * - a type alias or interface of the file (not exported): removed (types do not run);
+ * - a `private` member read only through the dropped text (`this.server.server.createMessage(…)`): kept,
+ *   with an `unread-private-member` marker. TypeScript's `private` is not private at run time (a cast,
+ *   `this['server']`, a subclass in JavaScript, serialization can read it), so removing it cannot be
+ *   proved safe from the file; the user decides.
+ * Removing a declaration drops its text too (a parameter's type annotation), so names read only there
+ * (`ServerContext`) are judged again, until nothing changes.
+ *
+ * "Unread" is decided by the file's own scopes, conservatively: a declaration is a candidate only when
+ * a dropped identifier resolves to it with no other declaration of that name in its scope (no
+ * shadowing to reason about), and it is unread only when no identifier of that name is left in its
+ * scope outside the dropped text. Anything else stays as it is.
+ */
+import ts from '../../typescript.cjs';
+import { isFunctionLike, unwrap } from '../ast.js';
+import type { Span } from './model.js';
+import { bindingNames, freshName } from './scope.js';
+
+/** One edit: replace [start, end) with `text`, where a node of `expect.kind` named `expect.name` starts at `expect.at`. */
+export interface UnreadEdit extends Span {
+  text: string;
+  expect: { at: number; kind: UnreadNodeKind; name: string };
+}
+
+export type UnreadNodeKind = 'parameter' | 'binding-element' | 'import-specifier' | 'import-clause' | 'import' | 'type';
+
+export interface UnreadResult {
+  edits: UnreadEdit[];
+  /** Private members read only through dropped text: kept, each gets a marker (at its declaration). */
+  privateMembers: { node: ts.Node; name: string }[];
+}
+
+type Declaration =
+  | { kind: 'param'; fn: ts.FunctionLikeDeclaration; param: ts.ParameterDeclaration; element?: ts.BindingElement }
+  | { kind: 'import'; decl: ts.ImportDeclaration; binding: ts.ImportSpecifier | ts.ImportClause | ts.NamespaceImport }
+  | { kind: 'type'; statement: ts.TypeAliasDeclaration | ts.InterfaceDeclaration };
+
+/**
+ * @param drops spans of the original text the port removes or replaces (offsets of `sf`)
+ * @param handlers the handler arguments the port wraps in `resumable(…)`
+ */
+export function unreadEdits(sf: ts.SourceFile, drops: readonly Span[], handlerArgs: ReadonlySet<ts.Node>): UnreadResult {
+  const index = new IdentifierIndex(sf);
+  const handlers = new Set([...handlerArgs].map((h) => unwrap(h as ts.Expression) as ts.Node));
+  const dropped = new DropSet(drops);
+  const inDrop = (n: ts.Node): boolean => dropped.holds(n.getStart(sf), n.end);
+  const unread = new Map<ts.Node, Declaration>();
+  const privateMembers = new Map<ts.Node, string>();
+
+  for (let changed = true; changed; ) {
+    changed = false;
+    const before = unread.size;
+    for (const id of index.within(dropped.spans, sf)) {
+      const member = privateMemberOf(id);
+      if (member) {
+        if (!privateMembers.has(member.node) && index.memberReads(member.name).every(inDrop) && !index.hasStringKey(sf, member.name)) {
+          privateMembers.set(member.node, member.name);
+        }
+        continue;
+      }
+      if (index.isName(id) || !index.isReference(id)) continue;
+      const decl = resolve(id, sf, index);
+      if (!decl) continue;
+      const key = nodeOf(decl);
+      if (unread.has(key)) continue;
+      const scope = decl.kind === 'param' ? decl.fn : sf;
+      const own = declarationName(decl);
+      if (index.occurrences(own.text, scope).every((o) => o === own || inDrop(o))) unread.set(key, decl);
+    }
+    // what is removed is dropped too: its type annotation may hold the last read of an import
+    if (unread.size !== before) changed = dropped.add(removedSpans(plan(unread, handlers, index, sf)));
+  }
+  const edits = plan(unread, handlers, index, sf);
+  return { edits, privateMembers: [...privateMembers].map(([node, name]) => ({ node, name })) };
+}
+
+/** Dropped spans, sorted and merged, for quick "is this inside" questions. */
+class DropSet {
+  spans: Span[] = [];
+  constructor(initial: readonly Span[]) {
+    this.add(initial);
+  }
+
+  /** Adds spans; true when any text not dropped before is now. */
+  add(more: readonly Span[]): boolean {
+    const fresh = more.filter((s) => s.end > s.start && !this.holds(s.start, s.end));
+    if (fresh.length === 0) return false;
+    const all = [...this.spans, ...fresh].sort((a, b) => a.start - b.start);
+    const merged: Span[] = [];
+    for (const s of all) {
+      const last = merged[merged.length - 1];
+      if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+      else merged.push({ ...s });
+    }
+    this.spans = merged;
+    return true;
+  }
+
+  holds(start: number, end: number): boolean {
+    let lo = 0;
+    let hi = this.spans.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = this.spans[mid];
+      if (s.end < end) lo = mid + 1;
+      else if (s.start > start) hi = mid - 1;
+      else return true;
+    }
+    return false;
+  }
+}
+
+/** The spans the edits remove outright (renames keep their text: nothing of theirs is dropped). */
+function removedSpans(edits: readonly UnreadEdit[]): Span[] {
+  return edits.filter((e) => e.text === '' || e.text === '()').map((e) => ({ start: e.start, end: e.end }));
+}
+
+function nodeOf(d: Declaration): ts.Node {
+  if (d.kind === 'param') return d.element ?? d.param;
+  if (d.kind === 'import') return d.binding;
+  return d.statement;
+}
+
+function declarationName(d: Declaration): ts.Identifier {
+  if (d.kind === 'param') return (d.element ? d.element.name : d.param.name) as ts.Identifier;
+  if (d.kind === 'import') return d.binding.name!;
+  return d.statement.name;
+}
+
+/** The edits for the unread declarations found so far. */
+function plan(unread: Map<ts.Node, Declaration>, handlers: ReadonlySet<ts.Node>, index: IdentifierIndex, sf: ts.SourceFile): UnreadEdit[] {
+  const edits: UnreadEdit[] = [];
+  const byFunction = new Map<ts.FunctionLikeDeclaration, Declaration[]>();
+  const byImport = new Map<ts.ImportDeclaration, Declaration[]>();
+  for (const d of unread.values()) {
+    if (d.kind === 'param') byFunction.set(d.fn, [...(byFunction.get(d.fn) ?? []), d]);
+    else if (d.kind === 'import') byImport.set(d.decl, [...(byImport.get(d.decl) ?? []), d]);
+    else if (!exported(d.statement)) edits.push(statementRemoval(d.statement, sf, 'type', d.statement.name.text));
+  }
+  for (const [fn, decls] of byFunction) edits.push(...parameterEdits(fn, decls, handlers, index, sf));
+  for (const [decl, decls] of byImport) edits.push(...importEdits(decl, decls, sf));
+  return edits.sort((a, b) => a.start - b.start);
+}
+
+function parameterEdits(fn: ts.FunctionLikeDeclaration, decls: Declaration[], handlers: ReadonlySet<ts.Node>, index: IdentifierIndex, sf: ts.SourceFile): UnreadEdit[] {
+  const edits: UnreadEdit[] = [];
+  const params = fn.parameters;
+  const unreadElements = new Map<ts.ParameterDeclaration, Set<ts.BindingElement>>();
+  const wholly = new Set<ts.ParameterDeclaration>();
+  for (const d of decls) {
+    if (d.kind !== 'param') continue;
+    if (!d.element) {
+      wholly.add(d.param);
+      continue;
+    }
+    const set = unreadElements.get(d.param) ?? new Set();
+    set.add(d.element);
+    unreadElements.set(d.param, set);
+  }
+  // a pattern whose every element the port made unread is the parameter itself
+  for (const [param, elements] of unreadElements) {
+    const pattern = param.name as ts.ObjectBindingPattern;
+    if (pattern.elements.every((el) => elements.has(el))) {
+      wholly.add(param);
+      unreadElements.delete(param);
+    }
+  }
+  const fresh = (base: string): string => freshName(fn, base);
+  const removable = handlerFunction(fn, handlers, index, sf);
+  let cut = params.length;
+  if (removable) while (cut > 0 && wholly.has(params[cut - 1]) && !params[cut - 1].initializer && !isThisParameter(params[cut - 1])) cut--;
+  if (cut < params.length) {
+    const first = params[cut];
+    const last = params[params.length - 1];
+    const expect = { at: first.getStart(sf), kind: 'parameter' as const, name: first.name.getText(sf) };
+    if (cut > 0) edits.push({ start: params[cut - 1].end, end: last.end, text: '', expect });
+    else if (ts.isArrowFunction(fn) && !sf.text.slice(fn.getStart(sf), first.getStart(sf)).includes('(')) edits.push({ start: first.getStart(sf), end: last.end, text: '()', expect });
+    else edits.push({ start: first.getStart(sf), end: last.end, text: '', expect });
+  }
+  for (let i = 0; i < cut; i++) {
+    const param = params[i];
+    if (wholly.has(param)) {
+      const name = param.name;
+      const base = ts.isIdentifier(name) ? `_${name.text}` : '_';
+      edits.push({ start: name.getStart(sf), end: name.end, text: fresh(base), expect: { at: param.getStart(sf), kind: 'parameter', name: name.getText(sf) } });
+      continue;
+    }
+    const elements = unreadElements.get(param);
+    if (elements) edits.push(...listRemovals((param.name as ts.ObjectBindingPattern).elements, elements, sf, 'binding-element'));
+  }
+  return edits;
+}
+
+/** Removes `gone` from a comma-separated list, keeping the others and their layout. */
+function listRemovals<T extends ts.BindingElement | ts.ImportSpecifier>(list: ts.NodeArray<T>, gone: ReadonlySet<ts.Node>, sf: ts.SourceFile, kind: UnreadNodeKind): UnreadEdit[] {
+  const out: UnreadEdit[] = [];
+  let tail = list.length;
+  while (tail > 0 && gone.has(list[tail - 1])) tail--;
+  const expectOf = (el: T) => ({ at: el.getStart(sf), kind, name: el.name.getText(sf) });
+  for (let i = 0; i < tail; i++) if (gone.has(list[i])) out.push({ start: list[i].getStart(sf), end: list[i + 1].getStart(sf), text: '', expect: expectOf(list[i]) });
+  if (tail < list.length && tail > 0) out.push({ start: list[tail - 1].end, end: list[list.length - 1].end, text: '', expect: expectOf(list[tail]) });
+  return out;
+}
+
+function importEdits(decl: ts.ImportDeclaration, decls: Declaration[], sf: ts.SourceFile): UnreadEdit[] {
+  const clause = decl.importClause!;
+  const gone = new Set<ts.Node>(decls.map((d) => (d as Extract<Declaration, { kind: 'import' }>).binding));
+  const named = clause.namedBindings;
+  const specifiers = named && ts.isNamedImports(named) ? named.elements : undefined;
+  const bindings: ts.Node[] = [...(clause.name ? [clause] : []), ...(named && ts.isNamespaceImport(named) ? [named] : []), ...(specifiers ?? [])];
+  const spec = (decl.moduleSpecifier as ts.StringLiteral).text;
+  // every binding goes: the declaration goes (never `import 'x'`)
+  if (bindings.every((b) => gone.has(b))) return [statementRemoval(decl, sf, 'import', spec)];
+  const out: UnreadEdit[] = [];
+  const namedGone = named && (ts.isNamespaceImport(named) ? gone.has(named) : specifiers!.length > 0 && specifiers!.every((s) => gone.has(s)));
+  if (clause.name && gone.has(clause)) {
+    // `import D, { a } from` → `import { a } from`
+    out.push({ start: clause.name.getStart(sf), end: named!.getStart(sf), text: '', expect: { at: clause.name.getStart(sf), kind: 'import-clause', name: clause.name.text } });
+  } else if (clause.name && namedGone) {
+    // `import D, { a } from` → `import D from`
+    out.push({ start: clause.name.end, end: named!.end, text: '', expect: { at: clause.name.getStart(sf), kind: 'import-clause', name: clause.name.text } });
+    return out;
+  }
+  if (specifiers && !namedGone) out.push(...listRemovals(specifiers, gone, sf, 'import-specifier'));
+  return out;
+}
+
+/** A whole statement, with its own line(s) and leading comments; the file's first statement keeps the file's opening comments. */
+function statementRemoval(statement: ts.Statement, sf: ts.SourceFile, kind: UnreadNodeKind, name: string): UnreadEdit {
+  const text = sf.text;
+  const start = statement.getStart(sf);
+  const expect = { at: start, kind, name };
+  const lineRest = text.slice(statement.end, lineEnd(text, statement.end));
+  if (lineRest.trim() !== '') return { start, end: statement.end, text: '', expect };
+  // the file's first statement: its leading trivia is the file's opening comment, kept; its line goes,
+  // but for the last import (the port's own import is added right after its end)
+  if (sf.statements[0] === statement) {
+    const lastImport = sf.statements.filter(ts.isImportDeclaration).at(-1) === statement;
+    const eol = lineEnd(text, statement.end);
+    return { start, end: lastImport ? statement.end : eol + (text.startsWith('\r\n', eol) ? 2 : eol < text.length ? 1 : 0), text: '', expect };
+  }
+  return { start: statement.getFullStart(), end: statement.end, text: '', expect };
+}
+
+function lineEnd(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+  return i;
+}
+
+function exported(statement: ts.Statement): boolean {
+  return ts.canHaveModifiers(statement) && (ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ?? false);
+}
+
+function isThisParameter(p: ts.ParameterDeclaration): boolean {
+  return ts.isIdentifier(p.name) && p.name.text === 'this';
+}
+
+/**
+ * A function whose trailing parameters may go: the registered handler itself (inline in the
+ * registration), or a function of this file, not exported, whose every use is that argument.
+ */
+function handlerFunction(fn: ts.FunctionLikeDeclaration, handlers: ReadonlySet<ts.Node>, index: IdentifierIndex, sf: ts.SourceFile): boolean {
+  if (handlers.has(fn)) return true;
+  let name: ts.Identifier | undefined;
+  let statement: ts.Statement | undefined;
+  if (ts.isFunctionDeclaration(fn) && fn.name) {
+    name = fn.name;
+    statement = fn;
+  } else {
+    const decl = fn.parent;
+    if (decl && ts.isVariableDeclaration(decl) && decl.initializer && unwrap(decl.initializer) === fn && ts.isIdentifier(decl.name) && decl.parent.flags & ts.NodeFlags.Const) {
+      name = decl.name;
+      statement = decl.parent.parent as ts.Statement;
+    }
+  }
+  if (!name || !statement || !ts.isSourceFile(statement.parent) || exported(statement)) return false;
+  const uses = index.occurrences(name.text, sf).filter((o) => o !== name);
+  return uses.length > 0 && uses.every((u) => handlers.has(u));
+}
+
+/**
+ * The declaration a dropped identifier reads: a parameter of a function around it, or an import,
+ * type alias or interface of the file; only when no other declaration of the name is in that scope.
+ */
+function resolve(id: ts.Identifier, sf: ts.SourceFile, index: IdentifierIndex): Declaration | undefined {
+  const name = id.text;
+  for (let n: ts.Node | undefined = id.parent; n; n = n.parent) {
+    if (isFunctionLike(n) && n.body) {
+      const fn = n as ts.FunctionLikeDeclaration;
+      const param = fn.parameters.find((p) => bindingNames(p.name).includes(name));
+      const others = index.declarations(name, fn).filter((d) => !param || !(d.pos >= param.pos && d.end <= param.end));
+      if (param) {
+        if (others.length > 0 || param.dotDotDotToken || ts.getCombinedModifierFlags(param) & ts.ModifierFlags.ParameterPropertyModifier || isSetter(fn)) return undefined;
+        if (ts.isIdentifier(param.name)) return { kind: 'param', fn, param };
+        const pattern = param.name;
+        if (!ts.isObjectBindingPattern(pattern) || pattern.elements.some((el) => el.dotDotDotToken || !ts.isIdentifier(el.name) || el.initializer)) return undefined;
+        const element = pattern.elements.find((el) => (el.name as ts.Identifier).text === name)!;
+        return { kind: 'param', fn, param, element };
+      }
+      if (others.length > 0) return undefined; // a local of this function: not judged here
+    }
+  }
+  const decls = index.declarations(name, sf);
+  if (decls.length !== 1) return undefined;
+  const d = decls[0].parent;
+  const importOf = (decl: ts.Node): ts.ImportDeclaration | undefined => (ts.isImportDeclaration(decl) ? decl : undefined);
+  const imported = ts.isImportSpecifier(d) ? importOf(d.parent.parent.parent) : ts.isImportClause(d) ? importOf(d.parent) : ts.isNamespaceImport(d) ? importOf(d.parent.parent) : undefined;
+  if (imported && (ts.isImportSpecifier(d) || ts.isImportClause(d) || ts.isNamespaceImport(d))) return { kind: 'import', decl: imported, binding: d };
+  if ((ts.isTypeAliasDeclaration(d) || ts.isInterfaceDeclaration(d)) && ts.isSourceFile(d.parent)) return { kind: 'type', statement: d };
+  return undefined;
+}
+
+function isSetter(fn: ts.FunctionLikeDeclaration): boolean {
+  return ts.isSetAccessor(fn);
+}
+
+/** `this.x` (the `x`) where `x` is a `private` member of the enclosing class: the member. */
+function privateMemberOf(id: ts.Identifier): { node: ts.Node; name: string; nameNode: ts.Identifier } | undefined {
+  const access = id.parent;
+  if (!access || !ts.isPropertyAccessExpression(access) || access.name !== id || access.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
+  let cls: ts.Node | undefined = access.parent;
+  while (cls && !ts.isClassLike(cls)) cls = cls.parent;
+  if (!cls || !ts.isClassLike(cls)) return undefined;
+  for (const m of cls.members) {
+    if (ts.isPropertyDeclaration(m) && ts.isIdentifier(m.name) && m.name.text === id.text && hasPrivate(m)) return { node: m, name: id.text, nameNode: m.name };
+    if (ts.isConstructorDeclaration(m)) {
+      for (const p of m.parameters) if (ts.isIdentifier(p.name) && p.name.text === id.text && hasPrivate(p)) return { node: p, name: id.text, nameNode: p.name };
+    }
+  }
+  return undefined;
+}
+
+function hasPrivate(node: ts.Node): boolean {
+  return (ts.getCombinedModifierFlags(node as ts.Declaration) & ts.ModifierFlags.Private) !== 0;
+}
+
+/** Every identifier of the file, by text, with what each is. */
+class IdentifierIndex {
+  readonly all: ts.Identifier[] = [];
+  private readonly byText = new Map<string, ts.Identifier[]>();
+
+  constructor(sf: ts.SourceFile) {
+    const visit = (n: ts.Node): void => {
+      if (ts.isIdentifier(n)) {
+        this.all.push(n);
+        const list = this.byText.get(n.text);
+        if (list) list.push(n);
+        else this.byText.set(n.text, [n]);
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+
+  private strings: Set<string> | undefined;
+
+  /** Identifiers inside the spans (sorted, disjoint), in source order. */
+  within(spans: readonly Span[], sf: ts.SourceFile): ts.Identifier[] {
+    const out: ts.Identifier[] = [];
+    for (const s of spans) for (let i = lowerBound(this.all, s.start); i < this.all.length && this.all[i].pos < s.end; i++) {
+      const id = this.all[i];
+      if (id.getStart(sf) >= s.start && id.end <= s.end) out.push(id);
+    }
+    return out;
+  }
+
+  /** Identifiers named `text` inside `scope` that refer to a binding (references and declaration names; not property names). */
+  occurrences(text: string, scope: ts.Node): ts.Identifier[] {
+    return inRange(this.byText.get(text) ?? [], scope).filter((id) => this.isReference(id));
+  }
+
+  /** Any string literal holding the name (`this['server']`, a key list): a read the file may make. */
+  hasStringKey(sf: ts.SourceFile, name: string): boolean {
+    if (!this.strings) {
+      const strings = new Set<string>();
+      const visit = (n: ts.Node): void => {
+        if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) strings.add(n.text);
+        ts.forEachChild(n, visit);
+      };
+      visit(sf);
+      this.strings = strings;
+    }
+    return this.strings.has(name);
+  }
+
+  /** Where a member named `text` may be read: `x.text`, `{ text } = x`, `{ text: y } = x`. */
+  memberReads(text: string): ts.Identifier[] {
+    return (this.byText.get(text) ?? []).filter((id) => {
+      const p = id.parent;
+      return !!p && ((ts.isPropertyAccessExpression(p) && p.name === id) || (ts.isBindingElement(p) && (p.propertyName === id || (!p.propertyName && p.name === id))));
+    });
+  }
+
+  /** Declaration names of `text` inside `scope`. */
+  declarations(text: string, scope: ts.Node): ts.Identifier[] {
+    return inRange(this.byText.get(text) ?? [], scope).filter((id) => this.isName(id));
+  }
+
+  /** The name a declaration binds. */
+  isName(id: ts.Identifier): boolean {
+    const p = id.parent;
+    if (!p) return false;
+    if (ts.isImportSpecifier(p)) return p.name === id;
+    return (
+      (ts.isVariableDeclaration(p) ||
+        ts.isParameter(p) ||
+        ts.isBindingElement(p) ||
+        ts.isFunctionDeclaration(p) ||
+        ts.isFunctionExpression(p) ||
+        ts.isClassDeclaration(p) ||
+        ts.isClassExpression(p) ||
+        ts.isTypeAliasDeclaration(p) ||
+        ts.isInterfaceDeclaration(p) ||
+        ts.isEnumDeclaration(p) ||
+        ts.isModuleDeclaration(p) ||
+        ts.isImportClause(p) ||
+        ts.isNamespaceImport(p) ||
+        ts.isImportEqualsDeclaration(p) ||
+        ts.isTypeParameterDeclaration(p)) &&
+      (p as { name?: ts.Node }).name === id
+    );
+  }
+
+  /** Not a property name: after a dot, a key, a member name, the remote name of an import. */
+  isReference(id: ts.Identifier): boolean {
+    const p = id.parent;
+    if (!p) return true;
+    if (ts.isPropertyAccessExpression(p)) return p.expression === id;
+    if (ts.isQualifiedName(p)) return p.left === id;
+    if (ts.isImportSpecifier(p)) return p.name === id;
+    if (ts.isBindingElement(p)) return p.name === id;
+    if (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p) || ts.isMethodSignature(p) || ts.isGetAccessor(p) || ts.isSetAccessor(p) || ts.isEnumMember(p)) {
+      return p.name !== id;
+    }
+    if (ts.isJsxAttribute(p) || ts.isLabeledStatement(p) || ts.isBreakOrContinueStatement(p) || ts.isMetaProperty(p)) return false;
+    return true;
+  }
+}
+
+/** The first index of `list` (sorted by position) whose node starts at or after `pos`. */
+function lowerBound(list: readonly ts.Node[], pos: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].end <= pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The nodes of `list` (sorted by position) inside `scope`. */
+function inRange<T extends ts.Node>(list: readonly T[], scope: ts.Node): T[] {
+  const out: T[] = [];
+  for (let i = lowerBound(list, scope.pos); i < list.length && list[i].end <= scope.end; i++) if (list[i].pos >= scope.pos) out.push(list[i]);
+  return out;
+}
