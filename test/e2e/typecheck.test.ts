@@ -1,5 +1,6 @@
 /**
- * The ported fixture servers compile under `strict` against @modelcontextprotocol/server 2.4.0 together
+ * The ported fixture servers compile under `strict`, `noUnusedLocals` and `noUnusedParameters` (as many
+ * servers build: a name the port leaves unread breaks them) against @modelcontextprotocol/server 2.4.0 together
  * with the runtime file `port` writes next to them, as a user's project would compile them; so do the
  * legacy originals. One program for all (speed).
  */
@@ -20,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => set?.remove());
 
 describe(`ported servers (ported by: ${portSource()})`, () => {
-  it('type-check with strict, next to the runtime file, as do the legacy originals', () => {
+  it('type-check with strict, noUnusedLocals and noUnusedParameters, next to the runtime file, as do the legacy originals', () => {
     const roots = FIXTURES.flatMap(({ name }) => [join(set.dir, `${name}.input.ts`), join(set.dir, `${name}.ported.ts`)]);
     const program = ts.createProgram(roots, {
       target: ts.ScriptTarget.ES2022,
@@ -29,6 +30,8 @@ describe(`ported servers (ported by: ${portSource()})`, () => {
       lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
       types: ['node'],
       strict: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
       skipLibCheck: true,
       noEmit: true,
     });

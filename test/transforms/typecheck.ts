@@ -61,12 +61,12 @@ export function typeCheck(files: readonly string[], runtime?: RuntimeFiles, chec
 }
 
 /**
- * TS6138 on a private member the port marked `unread-private-member` on the line above: the port keeps
+ * TS6133/TS6138 (a private field / parameter property unread) on a member the port marked `unread-private-member` on the line above: the port keeps
  * the member on purpose (docs/engine.md, "Names the port leaves unread") and the marker asks the user
  * to delete it; any other diagnostic, and this one without its marker, still fails.
  */
 function markedPrivateMember(d: ts.Diagnostic): boolean {
-  if (d.code !== 6138 || !d.file || d.start === undefined) return false;
+  if ((d.code !== 6133 && d.code !== 6138) || !d.file || d.start === undefined) return false;
   const line = d.file.getLineAndCharacterOfPosition(d.start).line;
   if (line === 0) return false;
   const above = d.file.text.slice(d.file.getLineStarts()[line - 1], d.file.getLineStarts()[line]);

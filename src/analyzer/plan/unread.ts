@@ -242,21 +242,33 @@ function importEdits(decl: ts.ImportDeclaration, decls: Declaration[], sf: ts.So
   return out;
 }
 
-/** A whole statement, with its own line(s) and leading comments; the file's first statement keeps the file's opening comments. */
+/**
+ * A whole statement, with its own line(s). The last import ends where the port's own import is added
+ * (right after it): it goes with the line break before it instead of the one after it. A statement
+ * sharing a line with other code goes alone.
+ */
 function statementRemoval(statement: ts.Statement, sf: ts.SourceFile, kind: UnreadNodeKind, name: string): UnreadEdit {
   const text = sf.text;
   const start = statement.getStart(sf);
   const expect = { at: start, kind, name };
-  const lineRest = text.slice(statement.end, lineEnd(text, statement.end));
-  if (lineRest.trim() !== '') return { start, end: statement.end, text: '', expect };
-  // the file's first statement: its leading trivia is the file's opening comment, kept; its line goes,
-  // but for the last import (the port's own import is added right after its end)
-  if (sf.statements[0] === statement) {
-    const lastImport = sf.statements.filter(ts.isImportDeclaration).at(-1) === statement;
-    const eol = lineEnd(text, statement.end);
-    return { start, end: lastImport ? statement.end : eol + (text.startsWith('\r\n', eol) ? 2 : eol < text.length ? 1 : 0), text: '', expect };
-  }
-  return { start: statement.getFullStart(), end: statement.end, text: '', expect };
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const eol = lineEnd(text, statement.end);
+  if (text.slice(lineStart, start).trim() !== '' || text.slice(statement.end, eol).trim() !== '') return { start, end: statement.end, text: '', expect };
+  const lastImport = sf.statements.filter(ts.isImportDeclaration).at(-1) === statement;
+  if (lastImport && lineStart > 0) return { start: lineStart - (text.slice(lineStart - 2, lineStart) === '\r\n' ? 2 : 1), end: statement.end, text: '', expect };
+  if (lastImport) return { start, end: statement.end, text: '', expect };
+  const next = afterEol(text, eol);
+  // between two blank lines: one of them goes too
+  const nextEnd = lineEnd(text, next);
+  const blankAfter = next < text.length && text.slice(next, nextEnd).trim() === '';
+  const prevStart = lineStart > 0 ? text.lastIndexOf('\n', lineStart - 2) + 1 : -1;
+  const blankBefore = prevStart >= 0 && text.slice(prevStart, lineStart).trim() === '';
+  return { start: lineStart, end: blankAfter && blankBefore ? afterEol(text, nextEnd) : next, text: '', expect };
+}
+
+/** The start of the line after the line break at `eol`. */
+function afterEol(text: string, eol: number): number {
+  return eol + (text.startsWith('\r\n', eol) ? 2 : eol < text.length ? 1 : 0);
 }
 
 function lineEnd(text: string, at: number): number {
@@ -401,11 +413,16 @@ class IdentifierIndex {
     return this.strings.has(name);
   }
 
-  /** Where a member named `text` may be read: `x.text`, `{ text } = x`, `{ text: y } = x`. */
+  /** Where a member named `text` may be read: `x.text` (but `x.text = v`, a write), `{ text } = x`, `{ text: y } = x`. */
   memberReads(text: string): ts.Identifier[] {
     return (this.byText.get(text) ?? []).filter((id) => {
       const p = id.parent;
-      return !!p && ((ts.isPropertyAccessExpression(p) && p.name === id) || (ts.isBindingElement(p) && (p.propertyName === id || (!p.propertyName && p.name === id))));
+      if (!p) return false;
+      if (ts.isPropertyAccessExpression(p) && p.name === id) {
+        const outer = p.parent;
+        return !(outer && ts.isBinaryExpression(outer) && outer.left === p && outer.operatorToken.kind === ts.SyntaxKind.EqualsToken);
+      }
+      return ts.isBindingElement(p) && (p.propertyName === id || (!p.propertyName && p.name === id));
     });
   }
 
