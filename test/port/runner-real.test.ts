@@ -44,7 +44,7 @@ describe('port on an SDK v2 project (notes-v2)', () => {
     expect(read('src/mrtr-flow.ts')).toBe(readFileSync(join(repoRoot, 'src/runtime/mrtr-flow.ts'), 'utf8'));
     expect(read('src/mrtr-claims.ts')).toBe(readFileSync(join(repoRoot, 'src/runtime/mrtr-claims.ts'), 'utf8'));
     expect(read('src/server.ts')).toContain(`from './mrtr-flow.js';`);
-    expect(read('src/server.ts')).toContain("resumable('rename', async ({ id }, ctx) => {");
+    expect(read('src/server.ts')).toContain("resumable('rename', async ({ id }) => {");
     expect(read('src/confirm.ts')).toContain('await elicit({');
 
     // every manual/unportable site of the analysis has a todo marker in its file, and the count adds up

@@ -24,7 +24,7 @@ describe('portSource', () => {
     const result = portSource({ source: single, path: 'server.ts', options });
     expect(result.changed).toBe(true);
     expect(result.markers).toEqual([]);
-    expect(result.source).toContain("resumable('hello', async ({ name }, ctx) => {");
+    expect(result.source).toContain("resumable('hello', async ({ name }) => {");
     expect(result.source).toContain('await elicit({');
   });
 
