@@ -67,6 +67,8 @@ export function unreadEdits(sf: ts.SourceFile, drops: readonly Span[], handlerAr
   for (let changed = true; changed; ) {
     changed = false;
     const before = unread.size;
+    // each declaration is judged once a round (thousands of dropped `ctx` may name one import)
+    const judged = new Set<ts.Node>();
     for (const id of index.within(dropped.spans, sf)) {
       const member = privateMemberOf(id);
       if (member) {
@@ -79,7 +81,8 @@ export function unreadEdits(sf: ts.SourceFile, drops: readonly Span[], handlerAr
       const decl = resolve(id, sf, index);
       if (!decl) continue;
       const key = nodeOf(decl);
-      if (unread.has(key)) continue;
+      if (unread.has(key) || judged.has(key)) continue;
+      judged.add(key);
       const scope = decl.kind === 'param' ? decl.fn : sf;
       const own = declarationName(decl);
       if (index.occurrences(own.text, scope).every((o) => o === own || inDrop(o))) unread.set(key, decl);
@@ -426,9 +429,14 @@ class IdentifierIndex {
     });
   }
 
+  private readonly fileDeclarations = new Map<string, ts.Identifier[]>();
+
   /** Declaration names of `text` inside `scope`. */
   declarations(text: string, scope: ts.Node): ts.Identifier[] {
-    return inRange(this.byText.get(text) ?? [], scope).filter((id) => this.isName(id));
+    if (!ts.isSourceFile(scope)) return inRange(this.byText.get(text) ?? [], scope).filter((id) => this.isName(id));
+    let all = this.fileDeclarations.get(text);
+    if (!all) this.fileDeclarations.set(text, (all = (this.byText.get(text) ?? []).filter((id) => this.isName(id))));
+    return all;
   }
 
   /** The name a declaration binds. */
