@@ -4,7 +4,7 @@
 // Not part of CI: the snapshots are fetched, not shipped. See docs/corpus.md.
 //
 //   npm run corpus [-- --repo <owner/name|part>]... [--dev | --all] [--json] [--out <file>] [--keep] [--verify] [--typecheck]
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from './lib/cli-run.mjs';
@@ -54,6 +54,32 @@ function selectRepos(repos, opts) {
   return repos.filter((r) => opts.all || r.dev === opts.dev);
 }
 
+/** Takes `<base>.lock` for this process; the pid of a live run that holds it, else undefined. */
+function lockScratch(base) {
+  const lock = `${base}.lock`;
+  mkdirSync(SCRATCH, { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return undefined;
+    } catch {
+      const pid = Number(readFileSync(lock, 'utf8'));
+      if (pid && pid !== process.pid && alive(pid)) return pid;
+      rmSync(lock, { force: true }); // left by a run that died
+    }
+  }
+  return undefined;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
 /** Extract, analyze, port, port again (dry run): what scoreRepo needs, or why it could not run. */
 function runRepo(repo, note, opts) {
   const slug = repo.tree.replace(/[^\w.@-]+/g, '+');
@@ -63,11 +89,15 @@ function runRepo(repo, note, opts) {
   const snap = findSnapshot(repo.name);
   if (!snap.gitDir) return { skip: snap.why };
   if (!hasCommit(snap.gitDir, repo.commit)) return { skip: `labelled commit ${repo.commit.slice(0, 12)} is not in the snapshot` };
+  // two runs in one scratch folder port each other's files (the port then refuses them: changed-on-disk)
+  const holder = lockScratch(base);
+  if (holder) return { skip: `another corpus run (pid ${holder}) is using ${base}` };
   note(`${repo.tree}: extracting ${repo.commit.slice(0, 12)}`);
   try {
     extract(snap.gitDir, repo.commit, repo.include, origDir);
   } catch (e) {
     // A snapshot can lack large files (they are not fetched): say which, and go on with the others.
+    rmSync(`${base}.lock`, { force: true });
     return { skip: `could not extract ${repo.commit.slice(0, 12)}${repo.include.length ? ` (${repo.include.join(', ')})` : ''}: ${String(e.stderr ?? e.message).trim().split('\n')[0]}` };
   }
   copyTree(origDir, portDir);
@@ -117,6 +147,7 @@ function main() {
     }
     scores.push({ ...scoreRepo(repo, run), author: repo.author, commit: repo.commit, heldOut: repo.heldOut, typecheck: run.typecheck ?? null });
     if (!opts.keep) rmSync(run.base, { recursive: true, force: true });
+    rmSync(`${run.base}.lock`, { force: true });
   }
   const corpus = scores.filter((s) => !s.dev);
   const dev = scores.filter((s) => s.dev);
