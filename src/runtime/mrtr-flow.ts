@@ -76,8 +76,11 @@ export function resumable<F extends (...params: never[]) => unknown>(name: strin
     if (!isServerContext(ctx)) return run(); // not called by the SDK (a test calling it directly)
     const bind = bindOf(ctx, name, params.slice(0, -1));
     const sealer = options.continuation ?? defaultContinuation;
-    let state = await openJournal(sealer, ctx, bind);
-    if (state === 'invalid') throw new FlowStateError();
+    const opened = await openJournal(sealer, ctx, bind);
+    if (opened === 'invalid') throw new FlowStateError();
+    // typed anew: without strictNullChecks (a user's `strict: false`) `state = undefined` below would
+    // widen it back to the declared type, 'invalid' included, and this file would not build there
+    let state: OpenedJournal | undefined = opened;
     if (state && isRestartRound(state)) {
       // the round answers URL steps the legacy code demanded by throwing: the legacy client then retried
       // the whole call, so the handler runs again from the start once every step is accepted

@@ -168,6 +168,12 @@ describe('the user file type-checks in a user project', () => {
     ]);
   });
 
+  // many servers build with `strict: false` (no strictNullChecks): narrowing differs there, and the helpers must still build
+  it('every helper (flow, continuation, both claim stores) with strict false', () => {
+    const loose: ts.CompilerOptions = { strict: false, lib: ['lib.es2022.d.ts'], types: ['node'] };
+    expect(diagnostics(loose, [CONTINUATION_FILE_NAME, 'mrtr-flow.ts', 'mrtr-claims.ts', 'mrtr-claims-redis.ts'])).toEqual([]);
+  });
+
   it('a ported handler using every export, against @modelcontextprotocol/server 2.4 (types node)', () => {
     expect(diagnostics({ lib: ['lib.es2022.d.ts'], types: ['node'] }, ['server.ts'])).toEqual([]);
   });
