@@ -110,10 +110,11 @@ export function resumable<F extends (...params: never[]) => unknown>(name: strin
 /**
  * Runs `compute` once per call: on the round that reaches it first; later rounds get the value it
  * produced (or the error it threw) from the sealed journal. `mutables` are objects `compute` changes in
- * place (an argument it fills in); their state after it ran is restored on later rounds.
+ * place (an argument it fills in); their state after it ran is restored on later rounds. One may be
+ * absent (a low-level request's optional `arguments`): then there is nothing to restore.
  * Outside a resumable handler it just runs `compute`.
  */
-export async function once<T>(compute: () => T | PromiseLike<T>, ...mutables: object[]): Promise<T> {
+export async function once<T>(compute: () => T | PromiseLike<T>, ...mutables: (object | null | undefined)[]): Promise<T> {
   const flow = flows.getStore();
   if (!flow) return await compute();
   return flow.once(compute, mutables);
@@ -280,7 +281,7 @@ class Flow {
     return this.cursor < this.replayEnd;
   }
 
-  async once<T>(compute: () => T | PromiseLike<T>, mutables: readonly object[]): Promise<T> {
+  async once<T>(compute: () => T | PromiseLike<T>, mutables: readonly (object | null | undefined)[]): Promise<T> {
     if (this.suspension) throw this.suspension; // nothing runs after the round stopped to ask
     const site = siteOf(compute);
     if (this.replaying) {
@@ -637,7 +638,7 @@ function poisoned(what: string): unknown {
   return new Proxy(function notCarried() {}, { get, apply: fail, construct: fail, has: fail, set: fail, ownKeys: fail, getPrototypeOf: fail });
 }
 
-function restoreMutables(targets: readonly object[], states: unknown): void {
+function restoreMutables(targets: readonly (object | null | undefined)[], states: unknown): void {
   if (!Array.isArray(states)) return;
   targets.forEach((target, i) => {
     const state = states[i];
