@@ -37,6 +37,7 @@ import type {
   InputRequest,
   InputRequiredResult,
   ListRootsResult,
+  StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import {
   bindRequest,
@@ -145,19 +146,36 @@ interface InputResults {
   'roots/list': ListRootsResult;
 }
 
-/** A raw legacy request (`ctx.mcpReq.send`, `extra.sendRequest`, `server.request`) of one of the three methods. */
-export async function inputRequest<M extends InputMethod>(request: { method: M; params?: Record<string, unknown> }): Promise<InputResults[M]> {
+/**
+ * A raw legacy request (`ctx.mcpReq.send`, `extra.sendRequest`, `server.request`) of one of the three
+ * methods. With the result schema the legacy call passed (`send(request, ElicitResultSchema)`,
+ * `request(request, z.any())`), the answer is checked against it and has its output type, as it had.
+ */
+export function inputRequest<M extends InputMethod>(request: { method: M; params?: Record<string, unknown> }): Promise<InputResults[M]>;
+export function inputRequest<S extends StandardSchemaV1>(request: { method: string; params?: Record<string, unknown> }, resultSchema: S): Promise<StandardSchemaV1.InferOutput<S>>;
+export async function inputRequest(request: { method: string; params?: Record<string, unknown> }, resultSchema?: StandardSchemaV1): Promise<unknown> {
   const params = request.params ?? {};
+  let answer: unknown;
   switch (request.method) {
     case 'elicitation/create':
-      return elicit(params as unknown as ElicitRequestFormParams) as Promise<InputResults[M]>;
+      answer = await elicit(params as unknown as ElicitRequestFormParams);
+      break;
     case 'sampling/createMessage':
-      return sample(params as unknown as CreateMessageRequestParams) as Promise<InputResults[M]>;
+      answer = await sample(params as unknown as CreateMessageRequestParams);
+      break;
     case 'roots/list':
-      return listRoots() as Promise<InputResults[M]>;
+      answer = await listRoots();
+      break;
     default:
       throw new TypeError(`inputRequest: ${JSON.stringify(String((request as { method: unknown }).method))} is not a request the server may ask the client`);
   }
+  // the legacy call parsed the result with its schema (and failed on a mismatch): so does this one
+  const standard = (resultSchema as Partial<StandardSchemaV1> | undefined)?.['~standard'];
+  if (!standard) return answer;
+  const checked = await standard.validate(answer);
+  if (checked.issues) throw new TypeError(`inputRequest: the answer to ${request.method} does not match the result schema: ${checked.issues.map((i) => i.message).join('; ')}`);
+  // a cast, not narrowing: without strictNullChecks (a user's `strict: false`) `issues` does not narrow the result
+  return (checked as StandardSchemaV1.SuccessResult<unknown>).value;
 }
 
 /**

@@ -265,6 +265,35 @@ describe('sampling, roots, raw requests, prompts and resources', () => {
   });
 });
 
+describe('a raw request with the result schema the legacy call passed', () => {
+  it('resolves with the schema\'s output (a transform applied), and fails as the legacy call did on an answer the schema refuses', async () => {
+    const log = new EffectLog();
+    const build = (): McpServer => {
+      const server = newServer();
+      // the request held in a variable, its method a plain string, as real servers write it
+      const request = { method: 'elicitation/create', params: { message: 'Publish?', requestedSchema: confirmSchema } };
+      const decision = z.object({ action: z.string(), content: z.object({ confirm: z.boolean() }).optional() }).transform((r) => ({ ...r, decided: true }));
+      server.registerTool('publish', { inputSchema: z.object({}) }, resumable('publish', async () => {
+        const answer = await inputRequest(request, decision);
+        log.record(`publish ${answer.action} ${String(answer.decided)}`);
+        return { content: [{ type: 'text', text: String(answer.content?.confirm) }] };
+      }, options));
+      server.registerTool('strict', { inputSchema: z.object({}) }, resumable('strict', async () => {
+        const answer = await inputRequest(request, z.object({ action: z.literal('decline') }));
+        log.record(`strict ${answer.action}`);
+        return { content: [{ type: 'text', text: answer.action }] };
+      }, options));
+      return server;
+    };
+    const e = await modern(build, { elicit: [{ action: 'accept', content: { confirm: true } }] });
+    expect(textOf(await e.client.callTool({ name: 'publish', arguments: {} }))).toBe('true');
+    const refused = await e.client.callTool({ name: 'strict', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/does not match the result schema/);
+    expect(log.effects).toEqual(['publish accept true']);
+  });
+});
+
 describe('attacks and replays', () => {
   async function manualRound(e: Exchange, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     return (await e.client.request({ method: 'tools/call', params }, { allowInputRequired: true } as never)) as Record<string, unknown>;

@@ -57,7 +57,9 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
     const kept = askArgumentsOf(call!)[0];
     if (!kept || kept.getStart(sf) !== a.params.start || kept.end !== a.params.end) mismatch(a.params.start, 'the request argument of the legacy call');
     edits.push({ start: a.start, end: a.params.start, text: `${local(a.runtime)}(` });
-    edits.push({ start: a.params.end, end: a.end, text: ')' });
+    // a raw request's result schema stays: the answer keeps the legacy call's type and check
+    const schema = a.resultSchema ? `, ${src.slice(a.resultSchema.start, a.resultSchema.end)}` : '';
+    edits.push({ start: a.params.end, end: a.end, text: `${schema})` });
   }
 
   // independent sibling asks: one `Promise.all` before the first `if`, each `await` of a legacy call read from it
@@ -72,7 +74,8 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
       if (!nodesAt(sf, m.condition.start, m.condition.end).some((n) => ts.isExpression(n))) mismatch(m.condition.start, 'the condition of a sibling ask');
       const params = m.ask.params ? src.slice(m.ask.params.start, m.ask.params.end) : '';
       edits.push({ start: m.awaited.start, end: m.awaited.end, text: `${b.name}[${i}]${typed ? '!' : ''}` });
-      return `${src.slice(m.condition.start, m.condition.end)} ? ${local(m.ask.runtime)}(${params}) : undefined`;
+      const schema = m.ask.resultSchema ? `, ${src.slice(m.ask.resultSchema.start, m.ask.resultSchema.end)}` : '';
+      return `${src.slice(m.condition.start, m.condition.end)} ? ${local(m.ask.runtime)}(${params}${schema}) : undefined`;
     });
     edits.push({ start: b.at, end: b.at, text: `const ${b.name} = await Promise.all([${elements.join(', ')}])${style.semi}${style.eol}${src.indentAt(b.at)}`, order: OPEN_OUTER });
   }

@@ -5,6 +5,7 @@
  *   server.server.createMessage(params) / requestSampling → sample(params)
  *   server.server.listRoots()                             → listRoots()
  *   ctx.mcpReq.send({ method, params }) / sendRequest / request → inputRequest({ method, params })
+ *   … with a result schema, send(request, Schema, opts)        → inputRequest(request, Schema)
  *   throw new UrlElicitationRequiredError(list)           → return urlElicitationRequired(list)
  *   method.call(owner, params, opts) / method.apply(owner, [params]) → elicit(params), when `method`
  *     was read off `owner` (`owner.elicitInput`, `const method = owner.elicitInput`): the same request
@@ -18,7 +19,10 @@ import type { AskRuntime, PlanAsk, Span } from './model.js';
 
 export type AskDescription = { ok: true; ask: Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node } } | { ok: false };
 
-export function describeAsk(site: RawSite): AskDescription {
+/** The checker's answer to "is this a Standard Schema (has `~standard`)?"; undefined without a checker. */
+export type SchemaJudge = (e: ts.Expression) => boolean | undefined;
+
+export function describeAsk(site: RawSite, isSchema: SchemaJudge = () => undefined): AskDescription {
   if (site.form === 'url-elicitation-error') {
     const list = site.call.arguments?.[0];
     if (!list || !ts.isThrowStatement(site.node)) return { ok: false };
@@ -31,7 +35,21 @@ export function describeAsk(site: RawSite): AskDescription {
   const runtime = runtimeOf(site);
   if (runtime === 'listRoots') return { ok: true, ask: { node: call, runtime } };
   if (!first || ts.isSpreadElement(first)) return { ok: false };
-  return { ok: true, ask: { node: call, runtime, params: spanOf(first) } };
+  const resultSchema = runtime === 'inputRequest' ? resultSchemaOf(args[1], isSchema) : undefined;
+  return { ok: true, ask: { node: call, runtime, params: spanOf(first), ...(resultSchema && { resultSchema }) } };
+}
+
+/**
+ * The result schema a raw request passes as its second argument (v1's `request(req, Schema, opts)`, v2's
+ * `send(req, Schema, opts)`): kept, so the answer keeps the type (and the check) the legacy call gave it;
+ * dropped, a `z.any()` answer became an `ElicitResult` and code reading it stopped type-checking. v2's
+ * `send(req, opts)` passes options there: an object literal, or (checker) a value without `~standard`.
+ */
+function resultSchemaOf(second: ts.Expression | undefined, isSchema: SchemaJudge): Span | undefined {
+  if (!second || ts.isSpreadElement(second)) return undefined;
+  const e = unwrap(second);
+  if (ts.isObjectLiteralExpression(e) || e.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(e) && e.text === 'undefined')) return undefined;
+  return isSchema(second) === false ? undefined : spanOf(second);
 }
 
 /**

@@ -59,8 +59,9 @@ export class FileEmitter {
     const { node, ...rest } = ask;
     const out: PlanAsk = { ...rest, ...this.span(node.getStart(), node.end) };
     if (rest.params) out.params = this.span(rest.params.start, rest.params.end);
+    if (rest.resultSchema) out.resultSchema = this.span(rest.resultSchema.start, rest.resultSchema.end);
     this.plan_.asks.push(out);
-    this.dropAround(node.getStart(), node.end, rest.params);
+    this.dropAround(node.getStart(), node.end, rest.params, rest.resultSchema);
     this.used.add(ask.runtime);
   }
 
@@ -77,8 +78,9 @@ export class FileEmitter {
         const { node, ...rest } = m.ask;
         const ask: PlanAsk = { ...rest, ...this.span(node.getStart(), node.end) };
         if (rest.params) ask.params = this.span(rest.params.start, rest.params.end);
+        if (rest.resultSchema) ask.resultSchema = this.span(rest.resultSchema.start, rest.resultSchema.end);
         // the awaited call becomes `answers[i]!`; its params are copied into the batch
-        this.dropAround(m.awaited.getStart(), m.awaited.end, rest.params);
+        this.dropAround(m.awaited.getStart(), m.awaited.end, rest.params, rest.resultSchema);
         return { condition: this.span(m.guard.expression.getStart(), m.guard.expression.end), awaited: this.span(m.awaited.getStart(), m.awaited.end), ask };
       }),
     });
@@ -119,9 +121,14 @@ export class FileEmitter {
   }
 
   /** [start, end) is replaced, but for `kept` (the params the runtime call keeps). */
-  private dropAround(start: number, end: number, kept: Span | undefined): void {
-    if (!kept) this.drops.push({ start, end });
-    else this.drops.push({ start, end: kept.start }, { start: kept.end, end });
+  private dropAround(start: number, end: number, ...kept: (Span | undefined)[]): void {
+    // what the port keeps of the call (its request, a raw request's result schema) is not dropped
+    let at = start;
+    for (const k of kept.filter((x): x is Span => x !== undefined).sort((a, b) => a.start - b.start)) {
+      this.drops.push({ start: at, end: k.start });
+      at = k.end;
+    }
+    this.drops.push({ start: at, end });
   }
 
   /** Declarations left unread by the drops: their edits, and a marker on each private member kept. */

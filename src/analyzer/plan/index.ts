@@ -212,7 +212,10 @@ class PlanBuilder {
     for (const unit of units) {
       for (const { route, input } of unit.routes) {
         if (this.isRetiredRoots(input)) continue;
-        const ask = describeAsk(input.raw);
+        const ask = describeAsk(input.raw, (e) => {
+          const checker = this.types.checker(input.file);
+          return checker ? checker.getTypeAtLocation(e).getProperty('~standard') !== undefined : undefined;
+        });
         if (!ask.ok) {
           // an invocation the port cannot rewrite already has its reason (indirect-call)
           if (askArguments(input.raw)) add(input, 'dynamic-request');

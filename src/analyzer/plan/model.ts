@@ -30,6 +30,8 @@ export interface PlanAsk extends Span {
   runtime: AskRuntime;
   /** The argument kept: the params (elicit, sample), the request object (inputRequest), the list (URL error). */
   params?: Span;
+  /** A raw request's result schema (`send(request, ElicitResultSchema)`), kept as `inputRequest`'s second argument: the answer keeps the legacy type. */
+  resultSchema?: Span;
   /** `throw new UrlElicitationRequiredError(list)` (the span is the statement): becomes `return urlElicitationRequired(list)`. */
   statementThrow?: boolean;
 }
