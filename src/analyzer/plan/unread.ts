@@ -1,7 +1,7 @@
 /**
  * Names the port leaves unread, and the edits that keep the output building under `noUnusedLocals`
  * and `noUnusedParameters`. The port drops text: the receiver and request options of each ask
- * (`ctx.mcpReq.elicitInput(p, opts)` → `elicit(p)`), the result schema of a raw request, the error class
+ * (`ctx.mcpReq.elicitInput(p, opts)` → `elicit(p)`; a raw request keeps its result schema), the error class
  * of `throw new UrlElicitationRequiredError(list)`, a retired roots request. A name whose only reads
  * were in that text is unread in the output; tsc then fails the user's build (TS6133, TS6192, TS6196,
  * TS6198, TS6138). What is done with each:
