@@ -49,7 +49,20 @@ function resultSchemaOf(second: ts.Expression | undefined, isSchema: SchemaJudge
   if (!second || ts.isSpreadElement(second)) return undefined;
   const e = unwrap(second);
   if (ts.isObjectLiteralExpression(e) || e.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(e) && e.text === 'undefined')) return undefined;
+  // the shapes servers write (`ElicitResultSchema`, `schemas.CreateMessageResultSchema`, `z.any()`) need no
+  // checker: asking it for `~standard` of a zod schema costs about half a second of type relations
+  if (isSchemaBySyntax(e)) return spanOf(second);
   return isSchema(second) === false ? undefined : spanOf(second);
+}
+
+/** A name ending in `Schema` (the SDK's result schemas and most users' own), or a call on `z`/`zod`. */
+function isSchemaBySyntax(e: ts.Expression): boolean {
+  if (ts.isIdentifier(e)) return /Schema$/.test(e.text);
+  if (ts.isPropertyAccessExpression(e)) return /Schema$/.test(e.name.text);
+  if (!ts.isCallExpression(e)) return false;
+  let head: ts.Expression = e.expression;
+  while (ts.isPropertyAccessExpression(head) || ts.isCallExpression(head)) head = head.expression;
+  return ts.isIdentifier(head) && (head.text === 'z' || head.text === 'zod');
 }
 
 /**
