@@ -17,18 +17,9 @@ export interface FunctionAt {
 export function calledFunction(callee: ts.Expression, file: FileIndex, project: Project): FunctionAt | undefined {
   const c = unwrap(callee);
   if (ts.isIdentifier(c)) {
-    const b = resolveBinding(c, c.text);
-    if (b && (ts.isImportSpecifier(b) || ts.isImportClause(b))) {
-      const decl = ts.isImportSpecifier(b) ? b.parent.parent.parent : b.parent;
-      if (!ts.isStringLiteral(decl.moduleSpecifier)) return undefined;
-      const target = project.resolveImport(file, decl.moduleSpecifier.text, ts.isImportSpecifier(b) ? (b.propertyName ?? b.name).text : 'default');
-      if (!target || 'namespace' in target) return undefined;
-      const there = topLevelDeclaration(target.file.sf, target.local);
-      const fn = there ? functionOf(there) : undefined;
-      return fn ? { fn, file: target.file } : undefined;
-    }
-    const fn = b ? functionOf(b) : undefined;
-    return fn ? { fn, file } : undefined;
+    const bound = declarationOf(c, file, project);
+    const fn = bound ? functionOf(bound.decl) : undefined;
+    return fn ? { fn, file: bound!.file } : undefined;
   }
   if (ts.isPropertyAccessExpression(c) && c.expression.kind === ts.SyntaxKind.ThisKeyword) {
     let scope = enclosingFunction(c);
@@ -68,20 +59,24 @@ export function objectMemberFunction(callee: ts.Expression, file: FileIndex, pro
 /** The object literal a `const` in scope (or a top-level one imported) is initialised with. */
 function objectLiteralBound(e: ts.Expression, file: FileIndex, project: Project): { literal: ts.ObjectLiteralExpression; file: FileIndex } | undefined {
   if (!ts.isIdentifier(e)) return undefined;
-  const b = resolveBinding(e, e.text);
-  let decl: Binding | undefined = b;
-  let at = file;
-  if (b && (ts.isImportSpecifier(b) || ts.isImportClause(b))) {
-    const spec = ts.isImportSpecifier(b) ? b.parent.parent.parent.moduleSpecifier : b.parent.moduleSpecifier;
-    if (!ts.isStringLiteral(spec)) return undefined;
-    const target = project.resolveImport(file, spec.text, ts.isImportSpecifier(b) ? (b.propertyName ?? b.name).text : 'default');
-    if (!target || 'namespace' in target) return undefined;
-    decl = topLevelDeclaration(target.file.sf, target.local);
-    at = target.file;
-  }
+  const bound = declarationOf(e, file, project);
+  const decl = bound?.decl;
   if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !(decl.parent.flags & ts.NodeFlags.Const)) return undefined;
   const init = unwrap(decl.initializer);
-  return ts.isObjectLiteralExpression(init) ? { literal: init, file: at } : undefined;
+  return ts.isObjectLiteralExpression(init) ? { literal: init, file: bound.file } : undefined;
+}
+
+/** What a name is bound to: its declaration in scope, or for an import the top-level declaration it lands on in an analyzed file. */
+function declarationOf(id: ts.Identifier, file: FileIndex, project: Project): { decl: Binding; file: FileIndex } | undefined {
+  const b = resolveBinding(id, id.text);
+  if (!b) return undefined;
+  if (!ts.isImportSpecifier(b) && !ts.isImportClause(b)) return { decl: b, file };
+  const spec = ts.isImportSpecifier(b) ? b.parent.parent.parent.moduleSpecifier : b.parent.moduleSpecifier;
+  if (!ts.isStringLiteral(spec)) return undefined;
+  const target = project.resolveImport(file, spec.text, ts.isImportSpecifier(b) ? (b.propertyName ?? b.name).text : 'default');
+  if (!target || 'namespace' in target) return undefined;
+  const there = topLevelDeclaration(target.file.sf, target.local);
+  return there ? { decl: there, file: target.file } : undefined;
 }
 
 /** The function a declaration binds: `function f`, `const f = () => …` / `function () {}`. */

@@ -51,12 +51,19 @@ export class Project {
    * `baseUrl` name (`@/lib/x`), or one of the tree's own packages. The SDK's names keep their meaning.
    */
   localModule(fromFile: string, spec: string): string | undefined {
-    if (isRelativeSpecifier(spec)) return resolveRelative(fromFile, spec, (p) => this.fileSet.has(p));
-    if (eraOfSpecifier(spec)) return undefined;
-    return this.aliases.resolve(fromFile, spec) ?? this.workspaceFile(spec);
+    const key = `${fromFile}\0${spec}`;
+    let abs = this.moduleCache.get(key);
+    if (abs === undefined) {
+      if (isRelativeSpecifier(spec)) abs = resolveRelative(fromFile, spec, (p) => this.fileSet.has(p)) ?? null;
+      else abs = eraOfSpecifier(spec) ? null : (this.aliases.resolve(fromFile, spec) ?? this.workspaceFile(spec) ?? null);
+      this.moduleCache.set(key, abs);
+    }
+    return abs ?? undefined;
   }
 
   private readonly aliases: PathAliases;
+  /** `localModule`'s answers, by importing file and specifier (an import is asked about many times: importers, routes, eras). */
+  private readonly moduleCache = new Map<string, string | null>();
 
   private workspaceFile(spec: string): string | undefined {
     let hit = this.workspaceHits.get(spec);
@@ -130,15 +137,8 @@ export class Project {
     return [...this.indexes.values()].filter((x): x is FileIndex => x !== null);
   }
 
-  private readonly moduleCache = new Map<string, string | null>();
-
   resolveModule(from: FileIndex, spec: string): FileIndex | null {
-    const key = `${from.file}\0${spec}`;
-    let abs = this.moduleCache.get(key);
-    if (abs === undefined) {
-      abs = this.localModule(from.file, spec) ?? null;
-      this.moduleCache.set(key, abs);
-    }
+    const abs = this.localModule(from.file, spec);
     return abs ? this.get(abs) : null;
   }
 
