@@ -153,19 +153,25 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
   return edits;
 }
 
-// read on use: a compiler value at module level would load the compiler when this module is imported
+// read on use: a compiler value at module level would load the compiler when this module is imported.
+// `binding-element`: a name a declaration binds, an element of a pattern or a variable's declarator
+// (`const server = ctx.server`); `import`: either form of import, `import … from` or `import x = require(…)`.
 const UNREAD_KINDS: Record<FilePlan['unread'][number]['expect']['kind'], () => ts.SyntaxKind[]> = {
   parameter: () => [ts.SyntaxKind.Parameter],
-  'binding-element': () => [ts.SyntaxKind.BindingElement],
+  'binding-element': () => [ts.SyntaxKind.BindingElement, ts.SyntaxKind.VariableDeclaration],
   'import-specifier': () => [ts.SyntaxKind.ImportSpecifier],
   'import-clause': () => [ts.SyntaxKind.ImportClause],
-  import: () => [ts.SyntaxKind.ImportDeclaration],
+  import: () => [ts.SyntaxKind.ImportDeclaration, ts.SyntaxKind.ImportEqualsDeclaration],
   type: () => [ts.SyntaxKind.TypeAliasDeclaration, ts.SyntaxKind.InterfaceDeclaration],
 };
 
 /** The name the plan gives an unread declaration: its own name, or an import's module. */
 function unreadName(node: ts.Node, sf: ts.SourceFile): string | undefined {
   if (ts.isImportDeclaration(node)) return ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier.text : undefined;
+  if (ts.isImportEqualsDeclaration(node)) {
+    const ref = node.moduleReference;
+    return ts.isExternalModuleReference(ref) && ts.isStringLiteralLike(ref.expression) ? ref.expression.text : undefined;
+  }
   const name = (node as { name?: ts.Node }).name;
   return name ? name.getText(sf) : undefined;
 }

@@ -16,6 +16,10 @@
  * - an import specifier: removed; a declaration that loses every binding is removed whole (never turned
  *   into `import 'x'`, which would load the module for its side effects only);
  * - a type alias or interface of the file (not exported): removed (types do not run);
+ * - a local (`const server = context.server`, `const { mcpReq } = ctx`): an element of its pattern
+ *   removed while others stay read; a declarator with nothing left read removed when its initializer
+ *   has no effect (a name, `this`, a literal, a property read of one), else kept (`keptLocals`: the
+ *   effect runs, tsc reports the name); the statement goes with its last declarator;
  * - a `private` member read only through the dropped text (`this.server.server.createMessage(…)`): kept,
  *   with an `unread-private-member` marker. TypeScript's `private` is not private at run time (a cast,
  *   `this['server']`, a subclass in JavaScript, serialization can read it), so removing it cannot be
@@ -25,8 +29,9 @@
  *
  * "Unread" is decided by the file's own scopes, conservatively: a declaration is a candidate only when
  * a dropped identifier resolves to it with no other declaration of that name in its scope (no
- * shadowing to reason about), and it is unread only when no identifier of that name is left in its
- * scope outside the dropped text. Anything else stays as it is.
+ * shadowing to reason about; a local: none other in its function, or in the file for a module-level
+ * one, and only in a module, whose top-level names are not globals), and it is unread only when no
+ * identifier of that name is left in its scope outside the dropped text. Anything else stays as it is.
  */
 import ts from '../../typescript.cjs';
 import { isFunctionLike, unwrap } from '../ast.js';
@@ -45,12 +50,19 @@ export interface UnreadResult {
   edits: UnreadEdit[];
   /** Private members read only through dropped text: kept, each gets a marker (at its declaration). */
   privateMembers: { node: ts.Node; name: string }[];
+  /**
+   * Locals read only through dropped text whose initializer may have an effect (a call, `new`, an
+   * `await`): kept, so the effect still runs; tsc reports them unread (TS6133, TS6198).
+   */
+  keptLocals: { node: ts.VariableDeclaration; name: string }[];
 }
 
 type Declaration =
   | { kind: 'param'; fn: ts.FunctionLikeDeclaration; param: ts.ParameterDeclaration; element?: ts.BindingElement }
   | { kind: 'import'; decl: ts.ImportDeclaration; binding: ts.ImportSpecifier | ts.ImportClause | ts.NamespaceImport }
-  | { kind: 'type'; statement: ts.TypeAliasDeclaration | ts.InterfaceDeclaration };
+  | { kind: 'import-equals'; statement: ts.ImportEqualsDeclaration }
+  | { kind: 'type'; statement: ts.TypeAliasDeclaration | ts.InterfaceDeclaration }
+  | { kind: 'local'; statement: ts.VariableStatement; declaration: ts.VariableDeclaration; element?: ts.BindingElement; scope: ts.Node };
 
 /**
  * @param drops spans of the original text the port removes or replaces (offsets of `sf`)
@@ -83,15 +95,20 @@ export function unreadEdits(sf: ts.SourceFile, drops: readonly Span[], handlerAr
       const key = nodeOf(decl);
       if (unread.has(key) || judged.has(key)) continue;
       judged.add(key);
-      const scope = decl.kind === 'param' ? decl.fn : sf;
+      const scope = decl.kind === 'param' ? decl.fn : decl.kind === 'local' ? decl.scope : sf;
       const own = declarationName(decl);
       if (index.occurrences(own.text, scope).every((o) => o === own || inDrop(o))) unread.set(key, decl);
     }
     // what is removed is dropped too: its type annotation may hold the last read of an import
     if (unread.size !== before) changed = dropped.add(removedSpans(plan(unread, handlers, index, sf)));
   }
-  const edits = plan(unread, handlers, index, sf);
-  return { edits, privateMembers: [...privateMembers].map(([node, name]) => ({ node, name })) };
+  const kept: ts.VariableDeclaration[] = [];
+  const edits = plan(unread, handlers, index, sf, kept);
+  return {
+    edits,
+    privateMembers: [...privateMembers].map(([node, name]) => ({ node, name })),
+    keptLocals: kept.map((node) => ({ node, name: node.name.getText(sf) })),
+  };
 }
 
 /** Dropped spans, sorted and merged, for quick "is this inside" questions. */
@@ -138,28 +155,92 @@ function removedSpans(edits: readonly UnreadEdit[]): Span[] {
 function nodeOf(d: Declaration): ts.Node {
   if (d.kind === 'param') return d.element ?? d.param;
   if (d.kind === 'import') return d.binding;
+  if (d.kind === 'local') return d.element ?? d.declaration;
   return d.statement;
 }
 
 function declarationName(d: Declaration): ts.Identifier {
   if (d.kind === 'param') return (d.element ? d.element.name : d.param.name) as ts.Identifier;
   if (d.kind === 'import') return d.binding.name!;
+  if (d.kind === 'local') return (d.element ? d.element.name : d.declaration.name) as ts.Identifier;
   return d.statement.name;
 }
 
-/** The edits for the unread declarations found so far. */
-function plan(unread: Map<ts.Node, Declaration>, handlers: ReadonlySet<ts.Node>, index: IdentifierIndex, sf: ts.SourceFile): UnreadEdit[] {
+/** The edits for the unread declarations found so far; `kept` receives the locals kept for their initializer's effect. */
+function plan(unread: Map<ts.Node, Declaration>, handlers: ReadonlySet<ts.Node>, index: IdentifierIndex, sf: ts.SourceFile, kept: ts.VariableDeclaration[] = []): UnreadEdit[] {
   const edits: UnreadEdit[] = [];
   const byFunction = new Map<ts.FunctionLikeDeclaration, Declaration[]>();
   const byImport = new Map<ts.ImportDeclaration, Declaration[]>();
+  const byStatement = new Map<ts.VariableStatement, Extract<Declaration, { kind: 'local' }>[]>();
   for (const d of unread.values()) {
     if (d.kind === 'param') byFunction.set(d.fn, [...(byFunction.get(d.fn) ?? []), d]);
     else if (d.kind === 'import') byImport.set(d.decl, [...(byImport.get(d.decl) ?? []), d]);
+    else if (d.kind === 'local') byStatement.set(d.statement, [...(byStatement.get(d.statement) ?? []), d]);
+    else if (d.kind === 'import-equals') edits.push(statementRemoval(d.statement, sf, 'import', requiredSpecifier(d.statement)!));
     else if (!exported(d.statement)) edits.push(statementRemoval(d.statement, sf, 'type', d.statement.name.text));
   }
   for (const [fn, decls] of byFunction) edits.push(...parameterEdits(fn, decls, handlers, index, sf));
   for (const [decl, decls] of byImport) edits.push(...importEdits(decl, decls, sf));
+  for (const [statement, decls] of byStatement) edits.push(...localEdits(statement, decls, sf, kept));
   return edits.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * A variable statement's unread names: an element of a destructuring goes alone while others stay
+ * read (the initializer still runs); a declarator left with no name read goes whole when its
+ * initializer has no effect (`ctx.server`, `ctx`, `require('x')` as an import), else it is kept; the
+ * statement goes when every declarator does.
+ */
+function localEdits(statement: ts.VariableStatement, decls: readonly Extract<Declaration, { kind: 'local' }>[], sf: ts.SourceFile, kept: ts.VariableDeclaration[]): UnreadEdit[] {
+  const edits: UnreadEdit[] = [];
+  const declarators = statement.declarationList.declarations;
+  const gone = new Set<ts.VariableDeclaration>();
+  for (const declaration of declarators) {
+    const mine = decls.filter((d) => d.declaration === declaration);
+    if (mine.length === 0) continue;
+    const pattern = declaration.name;
+    const elements = new Set(mine.flatMap((d) => (d.element ? [d.element] : [])));
+    if (ts.isObjectBindingPattern(pattern) && !pattern.elements.every((el) => elements.has(el))) {
+      edits.push(...listRemovals(pattern.elements, elements, sf, 'binding-element'));
+    } else if (!declaration.initializer || inert(declaration.initializer) || requiredSpecifier(declaration.initializer) !== undefined) {
+      gone.add(declaration);
+    } else {
+      kept.push(declaration);
+    }
+  }
+  if (gone.size === 0) return edits;
+  const first = declarators[0];
+  if (gone.size === declarators.length) {
+    const removal = statementRemoval(statement, sf, 'binding-element', first.name.getText(sf));
+    return [{ ...removal, expect: { at: first.getStart(sf), kind: 'binding-element', name: first.name.getText(sf) } }];
+  }
+  return [...edits, ...listRemovals(declarators, gone, sf, 'binding-element')];
+}
+
+/**
+ * Has no effect to keep: a name, `this`, a literal, or a property read of one (`ctx.mcpReq`,
+ * `this.server.server`, `extra['server']`). A property read is taken to have none: a getter's effect
+ * would be lost, as it would be were the user to delete the line tsc reports.
+ */
+function inert(expr: ts.Expression): boolean {
+  const e = unwrap(expr);
+  if (ts.isIdentifier(e) || ts.isLiteralExpression(e)) return true;
+  if (e.kind === ts.SyntaxKind.ThisKeyword || e.kind === ts.SyntaxKind.TrueKeyword || e.kind === ts.SyntaxKind.FalseKeyword || e.kind === ts.SyntaxKind.NullKeyword) return true;
+  if (ts.isPropertyAccessExpression(e)) return inert(e.expression);
+  if (ts.isElementAccessExpression(e)) return (ts.isStringLiteralLike(e.argumentExpression) || ts.isNumericLiteral(e.argumentExpression)) && inert(e.expression);
+  return false;
+}
+
+/** The module of `require('x')` (or of `import x = require('x')`): the binding is an import, judged as one. */
+function requiredSpecifier(node: ts.Node): string | undefined {
+  if (ts.isImportEqualsDeclaration(node)) {
+    const ref = node.moduleReference;
+    return ts.isExternalModuleReference(ref) && ts.isStringLiteralLike(ref.expression) ? ref.expression.text : undefined;
+  }
+  const e = ts.isExpression(node) ? unwrap(node) : node;
+  if (!ts.isCallExpression(e) || !ts.isIdentifier(e.expression) || e.expression.text !== 'require' || e.arguments.length !== 1) return undefined;
+  const arg = e.arguments[0];
+  return ts.isStringLiteralLike(arg) ? arg.text : undefined;
 }
 
 function parameterEdits(fn: ts.FunctionLikeDeclaration, decls: Declaration[], handlers: ReadonlySet<ts.Node>, index: IdentifierIndex, sf: ts.SourceFile): UnreadEdit[] {
@@ -212,7 +293,7 @@ function parameterEdits(fn: ts.FunctionLikeDeclaration, decls: Declaration[], ha
 }
 
 /** Removes `gone` from a comma-separated list, keeping the others and their layout. */
-function listRemovals<T extends ts.BindingElement | ts.ImportSpecifier>(list: ts.NodeArray<T>, gone: ReadonlySet<ts.Node>, sf: ts.SourceFile, kind: UnreadNodeKind): UnreadEdit[] {
+function listRemovals<T extends ts.BindingElement | ts.ImportSpecifier | ts.VariableDeclaration>(list: ts.NodeArray<T>, gone: ReadonlySet<ts.Node>, sf: ts.SourceFile, kind: UnreadNodeKind): UnreadEdit[] {
   const out: UnreadEdit[] = [];
   let tail = list.length;
   while (tail > 0 && gone.has(list[tail - 1])) tail--;
@@ -257,7 +338,7 @@ function statementRemoval(statement: ts.Statement, sf: ts.SourceFile, kind: Unre
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const eol = lineEnd(text, statement.end);
   if (text.slice(lineStart, start).trim() !== '' || text.slice(statement.end, eol).trim() !== '') return { start, end: statement.end, text: '', expect };
-  const lastImport = sf.statements.filter(ts.isImportDeclaration).at(-1) === statement;
+  const lastImport = importAnchor(sf) === statement || requireAnchor(sf) === statement;
   if (lastImport && lineStart > 0) return { start: lineStart - (text.slice(lineStart - 2, lineStart) === '\r\n' ? 2 : 1), end: statement.end, text: '', expect };
   if (lastImport) return { start, end: statement.end, text: '', expect };
   const next = afterEol(text, eol);
@@ -267,6 +348,16 @@ function statementRemoval(statement: ts.Statement, sf: ts.SourceFile, kind: Unre
   const prevStart = lineStart > 0 ? text.lastIndexOf('\n', lineStart - 2) + 1 : -1;
   const blankBefore = prevStart >= 0 && text.slice(prevStart, lineStart).trim() === '';
   return { start: lineStart, end: blankAfter && blankBefore ? afterEol(text, nextEnd) : next, text: '', expect };
+}
+
+/** The last import: the port's own import is added right after it (transforms/imports.ts). */
+function importAnchor(sf: ts.SourceFile): ts.Statement | undefined {
+  return sf.statements.filter(ts.isImportDeclaration).at(-1);
+}
+
+/** The last top-level `const … = require('…')` of one declarator: a CommonJS file's runtime `require` goes after it. */
+function requireAnchor(sf: ts.SourceFile): ts.Statement | undefined {
+  return sf.statements.filter((st) => ts.isVariableStatement(st) && st.declarationList.declarations.length === 1 && requiredSpecifier(st.declarationList.declarations[0].initializer ?? st) !== undefined).at(-1);
 }
 
 /** The start of the line after the line break at `eol`. */
@@ -330,17 +421,63 @@ function resolve(id: ts.Identifier, sf: ts.SourceFile, index: IdentifierIndex): 
         const element = pattern.elements.find((el) => (el.name as ts.Identifier).text === name)!;
         return { kind: 'param', fn, param, element };
       }
-      if (others.length > 0) return undefined; // a local of this function: not judged here
+      // a local of this function: judged only when it is the one declaration of the name in it
+      if (others.length > 0) return others.length === 1 ? localDeclaration(others[0], id, sf) : undefined;
     }
   }
   const decls = index.declarations(name, sf);
   if (decls.length !== 1) return undefined;
   const d = decls[0].parent;
+  if (ts.isVariableDeclaration(d) || ts.isBindingElement(d)) return moduleFile(sf) ? localDeclaration(decls[0], id, sf) : undefined;
+  if (ts.isImportEqualsDeclaration(d) && ts.isSourceFile(d.parent) && !exported(d) && requiredSpecifier(d) !== undefined) return { kind: 'import-equals', statement: d };
   const importOf = (decl: ts.Node): ts.ImportDeclaration | undefined => (ts.isImportDeclaration(decl) ? decl : undefined);
   const imported = ts.isImportSpecifier(d) ? importOf(d.parent.parent.parent) : ts.isImportClause(d) ? importOf(d.parent) : ts.isNamespaceImport(d) ? importOf(d.parent.parent) : undefined;
   if (imported && (ts.isImportSpecifier(d) || ts.isImportClause(d) || ts.isNamespaceImport(d))) return { kind: 'import', decl: imported, binding: d };
   if ((ts.isTypeAliasDeclaration(d) || ts.isInterfaceDeclaration(d)) && ts.isSourceFile(d.parent)) return { kind: 'type', statement: d };
   return undefined;
+}
+
+/**
+ * `name` as a local the port may remove: a declarator of a `const`/`let`/`var` statement (not exported,
+ * not `declare`, not `using`), or an element of its object pattern (each element a plain name, no
+ * default, no rest, no computed key), whose scope holds `use`.
+ */
+function localDeclaration(name: ts.Identifier, use: ts.Identifier, sf: ts.SourceFile): Declaration | undefined {
+  const p = name.parent;
+  let declaration: ts.VariableDeclaration;
+  let element: ts.BindingElement | undefined;
+  if (ts.isVariableDeclaration(p) && p.name === name) declaration = p;
+  else if (ts.isBindingElement(p) && p.name === name && ts.isObjectBindingPattern(p.parent) && ts.isVariableDeclaration(p.parent.parent)) {
+    element = p;
+    declaration = p.parent.parent;
+    const plain = (el: ts.BindingElement): boolean => !el.dotDotDotToken && !el.initializer && ts.isIdentifier(el.name) && (!el.propertyName || !ts.isComputedPropertyName(el.propertyName));
+    if (!p.parent.elements.every(plain)) return undefined;
+  } else return undefined;
+  const list = declaration.parent;
+  if (!ts.isVariableDeclarationList(list) || !ts.isVariableStatement(list.parent)) return undefined;
+  const statement = list.parent;
+  if (exported(statement) || ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword)) return undefined;
+  const scoped = list.flags & ts.NodeFlags.BlockScoped;
+  if (scoped !== 0 && scoped !== ts.NodeFlags.Let && scoped !== ts.NodeFlags.Const) return undefined; // `using`: disposal is an effect
+  const scope = scoped === 0 ? functionOrFile(statement) : ts.isCaseOrDefaultClause(statement.parent) ? statement.parent.parent : statement.parent;
+  if (use.getStart(sf) < scope.pos || use.end > scope.end) return undefined;
+  return { kind: 'local', statement, declaration, element, scope };
+}
+
+/** The scope of a `var`: the function around it, or the file. */
+function functionOrFile(node: ts.Node): ts.Node {
+  let n = node.parent;
+  while (n && !ts.isSourceFile(n) && !(isFunctionLike(n) && (n as ts.FunctionLikeDeclaration).body) && !ts.isClassStaticBlockDeclaration(n)) n = n.parent;
+  return n;
+}
+
+/**
+ * A module (ESM or CommonJS), whose top-level names no other file can read: a script's top-level
+ * declarations are globals.
+ */
+function moduleFile(sf: ts.SourceFile): boolean {
+  if (ts.isExternalModule(sf) || /\.[cm][jt]s$/.test(sf.fileName)) return true;
+  return /\brequire\s*\(|\bmodule\.exports\b|\bexports\.\w/.test(sf.text);
 }
 
 function isSetter(fn: ts.FunctionLikeDeclaration): boolean {

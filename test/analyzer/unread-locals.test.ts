@@ -1,0 +1,104 @@
+/**
+ * The unread pass (src/analyzer/plan/unread.ts) on locals, told directly which text the port drops
+ * (written `[[…]]` in the source below): what it removes, what it keeps and why. The fixtures
+ * (`unread-*` in fixtures/transforms/resumable-handlers) show the same through the whole port.
+ */
+import { describe, expect, it } from 'vitest';
+import ts from '../../src/typescript.cjs';
+import { unreadEdits, type UnreadResult } from '../../src/analyzer/plan/unread.js';
+import type { Span } from '../../src/analyzer/plan/model.js';
+
+/** The text without its `[[`/`]]` marks, and the marked spans (the port's dropped text). */
+function marked(source: string): { text: string; drops: Span[] } {
+  const drops: Span[] = [];
+  let text = '';
+  let open = -1;
+  for (let i = 0; i < source.length; i++) {
+    if (source.startsWith('[[', i)) (open = text.length), i++;
+    else if (source.startsWith(']]', i)) drops.push({ start: open, end: text.length }), i++;
+    else text += source[i];
+  }
+  return { text, drops };
+}
+
+/** The source after the unread edits (the drops themselves left in place), and the pass's result. */
+function run(source: string, fileName = 'server.ts'): { after: string; result: UnreadResult } {
+  const { text, drops } = marked(source);
+  const kind = fileName.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+  const result = unreadEdits(sf, drops, new Set());
+  let after = text;
+  for (const e of [...result.edits].sort((a, b) => b.start - a.start)) after = after.slice(0, e.start) + e.text + after.slice(e.end);
+  return { after, result };
+}
+
+/** An exported helper (its callers still pass `ctx`: an unread `ctx` is renamed `_ctx`, not removed). */
+const HANDLER = (body: string, param = 'ctx'): string => `import { x } from 'y';\nexport async function tool(${param}: any) {\n${body}\n}\n`;
+
+describe('unread pass: locals', () => {
+  it('removes a declarator whose initializer is a property read, and the statement with it', () => {
+    const { after, result } = run(HANDLER(`  const server = ctx.server;\n  return await [[server.server.]]ask(x);`));
+    // `ctx` was read only by the removed initializer: judged again, it is unread too
+    expect(after).toBe(HANDLER(`  return await server.server.ask(x);`, '_ctx'));
+    expect(result.keptLocals).toEqual([]);
+  });
+
+  it('keeps a declarator whose initializer is a call (its effect runs) and lists it as kept', () => {
+    const source = HANDLER(`  const sdk = connect(ctx);\n  return await [[sdk.server.]]ask(x);`);
+    const { after, result } = run(source);
+    expect(after).toBe(marked(source).text);
+    expect(result.keptLocals.map((k) => k.name)).toEqual(['sdk']);
+  });
+
+  it('keeps new, await and tagged-template initializers the same way', () => {
+    for (const init of ['new Client(ctx)', 'await ctx.open()', 'ctx.list`a`', 'ctx.server ?? make()']) {
+      const { result } = run(HANDLER(`  const s = ${init};\n  return await [[s.]]ask(x);`));
+      expect(result.keptLocals.map((k) => k.name), init).toEqual(['s']);
+    }
+  });
+
+  it('removes one element of a pattern while another stays read; the initializer stays', () => {
+    const { after } = run(HANDLER(`  const { mcpReq, http } = ctx;\n  return [await [[mcpReq.]]ask(x), http];`));
+    expect(after).toBe(HANDLER(`  const { http } = ctx;\n  return [await mcpReq.ask(x), http];`));
+  });
+
+  it('removes one declarator of several, keeping the others', () => {
+    const { after } = run(HANDLER(`  const a = ctx.a, server = ctx.server, b = ctx.b;\n  return [a, b, await [[server.]]ask(x)];`));
+    expect(after).toBe(HANDLER(`  const a = ctx.a, b = ctx.b;\n  return [a, b, await server.ask(x)];`));
+  });
+
+  it('leaves a local still read anywhere in its scope, a later round included', () => {
+    const source = HANDLER(`  const req = ctx.mcpReq;\n  const r = await [[req.]]ask(x);\n  return [r, req.id];`);
+    expect(run(source).after).toBe(marked(source).text);
+  });
+
+  it('leaves a name declared twice in the function (a shadow), a using declaration, an exported or declared one', () => {
+    for (const source of [
+      HANDLER(`  const s = ctx.s;\n  { const s = 1; void s; }\n  return await [[s.]]ask(x);`),
+      HANDLER(`  using s = ctx.s;\n  return await [[s.]]ask(x);`),
+      `import { x } from 'y';\nexport const low = server.server;\nexport const f = () => [[low.]]ask(x);\n`,
+      `import { x } from 'y';\ndeclare const low: any;\nexport const f = () => [[low.]]ask(x);\n`,
+    ]) {
+      expect(run(source).after, source).toBe(marked(source).text);
+    }
+  });
+
+  it('judges a module-level local only in a module: a script’s top-level names are globals', () => {
+    const script = `const low = server.server;\nfunction f() { return [[low.]]ask(1); }\nf();\n`;
+    expect(run(script).after).toBe(marked(script).text);
+    const esm = `export {};\nconst low = server.server;\nfunction f() { return [[low.]]ask(1); }\nf();\n`;
+    expect(run(esm).after).toBe(`export {};\nfunction f() { return low.ask(1); }\nf();\n`);
+  });
+
+  it('leaves a local whose scope does not hold the dropped read (a block local of the same name as a module one)', () => {
+    const source = `export {};\nconst low = server.server;\nfunction f(flag: boolean) {\n  if (flag) { const low = 2; console.log(low); }\n  return [[low.]]ask(1);\n}\nf(true);\n`;
+    // the dropped `low` is the module's; the block's `low` is still read: neither is removed by mistake
+    const { after } = run(source);
+    expect(after).toContain('const low = 2;');
+  });
+
+  it('removes a chain of locals: the local only the removed initializer read goes too, and then the context', () => {
+    const { after } = run(HANDLER(`  const server = ctx.server;\n  const low = server.server;\n  return await [[low.]]ask(x);`));
+    expect(after).toBe(HANDLER(`  return await low.ask(x);`, '_ctx'));
+  });
+});
