@@ -13,7 +13,7 @@ import ts from '../../src/typescript.cjs';
 import { describe, expect, it } from 'vitest';
 import type { PortOptions } from '../../transforms/index.js';
 import { applyPortFile } from '../../transforms/lib/port-file.js';
-import { javaScriptSyntaxErrors, typeCheck } from './typecheck.js';
+import { javaScriptSyntaxErrors, typeCheck, unusedNamesInJavaScript } from './typecheck.js';
 
 /** One TypeScript program over many files: minutes, not seconds, on a loaded 2-core machine. */
 const TYPECHECK_TIMEOUT_MS = 300_000;
@@ -74,4 +74,9 @@ describe('port engine fixtures (resumable-handlers)', () => {
     expect(javaScriptSyntaxErrors(outputs)).toEqual([]);
     for (const out of outputs.filter((f) => f.endsWith('.cjs'))) expect(readFileSync(out, 'utf8')).not.toMatch(/^import /m);
   });
+
+  it('no JavaScript input or output declares a name it never reads (checkJs, noUnusedLocals, noUnusedParameters): the port leaves none unread', () => {
+    const javaScript = inputs.filter((f) => !typed(f));
+    expect(unusedNamesInJavaScript([...javaScript, ...javaScript.map(outputOf)])).toEqual([]);
+  }, TYPECHECK_TIMEOUT_MS);
 });

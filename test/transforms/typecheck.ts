@@ -73,6 +73,25 @@ function markedPrivateMember(d: ts.Diagnostic): boolean {
   return /@mrtr-port-todo\(unread-private-member\)/.test(above);
 }
 
+/** tsc's "declared but never read" family: what `noUnusedLocals` / `noUnusedParameters` report. */
+const UNUSED_CODES = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205]);
+
+/**
+ * Names JavaScript files declare and never read, as tsc reports them with `checkJs`, `noUnusedLocals`
+ * and `noUnusedParameters` (a JavaScript project type-checked that way). Only those diagnostics:
+ * untyped JavaScript has others that are not the port's to fix.
+ */
+export function unusedNamesInJavaScript(files: readonly string[]): string[] {
+  const options: ts.CompilerOptions = { allowJs: true, checkJs: true, noEmit: true, noUnusedLocals: true, noUnusedParameters: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [] };
+  const program = ts.createProgram({ rootNames: [...files], options });
+  return files.flatMap((file) =>
+    ts
+      .getPreEmitDiagnostics(program, program.getSourceFile(file))
+      .filter((d) => UNUSED_CODES.has(d.code))
+      .map((d) => `${file}:${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
+  );
+}
+
 /** Syntax errors of JavaScript files, including TypeScript-only syntax left in them (TS8010 and kin). */
 export function javaScriptSyntaxErrors(files: readonly string[]): string[] {
   const options: ts.CompilerOptions = { allowJs: true, checkJs: false, noEmit: true, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 };

@@ -15,6 +15,8 @@
  *   would gain the property);
  * - an import specifier: removed; a declaration that loses every binding is removed whole (never turned
  *   into `import 'x'`, which would load the module for its side effects only);
+ * - a CommonJS binding (`const { A } = require('x')`, `import x = require('x')`): judged as an import,
+ *   a `require` left with no name goes whole;
  * - a type alias or interface of the file (not exported): removed (types do not run);
  * - a local (`const server = context.server`, `const { mcpReq } = ctx`): an element of its pattern
  *   removed while others stay read; a declarator with nothing left read removed when its initializer

@@ -1,5 +1,5 @@
 /**
- * The unread pass (src/analyzer/plan/unread.ts) on locals, told directly which text the port drops
+ * The unread pass (src/analyzer/plan/unread.ts) on locals and CommonJS bindings, told directly which text the port drops
  * (written `[[…]]` in the source below): what it removes, what it keeps and why. The fixtures
  * (`unread-*` in fixtures/transforms/resumable-handlers) show the same through the whole port.
  */
@@ -100,5 +100,33 @@ describe('unread pass: locals', () => {
   it('removes a chain of locals: the local only the removed initializer read goes too, and then the context', () => {
     const { after } = run(HANDLER(`  const server = ctx.server;\n  const low = server.server;\n  return await [[low.]]ask(x);`));
     expect(after).toBe(HANDLER(`  return await low.ask(x);`, '_ctx'));
+  });
+});
+
+describe('unread pass: CommonJS bindings', () => {
+  it('removes an element of a require destructuring, and a require left with no name whole', () => {
+    const source = `const { McpServer, Err } = require('sdk');\nconst { TIMEOUT } = require('./limits');\nmodule.exports = () => [new McpServer(), [[Err]], [[TIMEOUT]]];\n`;
+    expect(run(source, 'server.cjs').after).toBe(`const { McpServer } = require('sdk');\nmodule.exports = () => [new McpServer(), Err, TIMEOUT];\n`);
+  });
+
+  it('removes `const x = require(…)` and `var x = require(…)` whole when x is read only in dropped text', () => {
+    const source = `var sdk = require('sdk');\nconst z = require('zod');\nmodule.exports = () => [z, [[sdk.]]ask()];\n`;
+    expect(run(source, 'server.js').after).toBe(`const z = require('zod');\nmodule.exports = () => [z, sdk.ask()];\n`);
+  });
+
+  it('keeps a require whose name is still read', () => {
+    const source = `const sdk = require('sdk');\nmodule.exports = () => [sdk.version, [[sdk.]]ask()];\n`;
+    expect(run(source, 'server.js').after).toBe(marked(source).text);
+  });
+
+  it('removes `import x = require(…)` of a TypeScript file, never an exported one or an alias of a namespace', () => {
+    const source = `import sdk = require('sdk');\nimport z = require('zod');\nexport const f = () => [z, [[sdk.]]ask()];\n`;
+    expect(run(source).after).toBe(`import z = require('zod');\nexport const f = () => [z, sdk.ask()];\n`);
+    for (const kept of [
+      `export import sdk = require('sdk');\nexport const f = () => [[sdk.]]ask();\n`,
+      `namespace N { export const a = 1; }\nimport sdk = N.a;\nexport const f = () => [[sdk]];\n`,
+    ]) {
+      expect(run(kept).after, kept).toBe(marked(kept).text);
+    }
   });
 });
