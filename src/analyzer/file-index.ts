@@ -153,7 +153,12 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
   // `ts.is…` or `ts.SyntaxKind.…` is a lookup among the compiler's 2,500 exports, on every node of every file
   const K = indexKinds();
   const forEachChild = ts.forEachChild;
+  // the walk also links each node to its parent, as the parser's `setParentNodes` would (a second
+  // walk of the whole tree): top-down, so every ancestor of a visited node is linked already
+  let parent: ts.Node = sf;
   const visit = (node: ts.Node): void => {
+    (node as Mutable<ts.Node>).parent = parent;
+    if ((node as JSDocHolder).jsDoc) linkJSDocParents(node as JSDocHolder);
     const kind = node.kind;
     if (kind === K.Identifier) {
       if (!isDeclarationName(node as ts.Identifier)) push(index.identRefs, (node as ts.Identifier).text, node as ts.Identifier);
@@ -180,7 +185,10 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
         index.serverNames.add(chain[chain.length - 1]);
       }
     }
+    const outer = parent;
+    parent = node;
     forEachChild(node, visit);
+    parent = outer;
   };
   forEachChild(sf, visit);
 
@@ -189,6 +197,18 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
   // keep only calls a site can be: named like a legacy method, an alias of one, or a `new` (URL errors)
   index.candidates = candidates.filter((c) => ts.isNewExpression(c) || isCandidateCallee(c, index));
   return index;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type JSDocHolder = ts.Node & { jsDoc?: ts.JSDoc[] };
+
+/** A node's JSDoc comments and everything in them get their parents, as the compiler's `setParentRecursive` links them. */
+function linkJSDocParents(node: JSDocHolder): void {
+  const link = (child: ts.Node, parent: ts.Node): void => {
+    (child as Mutable<ts.Node>).parent = parent;
+    ts.forEachChild(child, (grandchild) => link(grandchild, child));
+  };
+  for (const doc of node.jsDoc ?? []) link(doc, node);
 }
 
 function isServerType(type: ts.TypeNode): boolean {

@@ -110,7 +110,8 @@ export class Project {
     const text = this.text(abs);
     if (text === undefined) return null;
     this.onParse?.(abs);
-    const parsed = parseSource(abs, text);
+    // parents are linked by indexFile's walk (one walk of the tree instead of the parser's and the index's)
+    const parsed = parseSource(abs, text, false);
     if (!parsed.ok) {
       this.skipped.push({ file: this.rel(abs), reason: parsed.reason });
       this.indexes.set(abs, null);

@@ -42,9 +42,13 @@ export function readSource(file: string): ReadResult {
 
 export type ParseResult = { ok: true; sf: ts.SourceFile } | { ok: false; reason: string };
 
-export function parseSource(file: string, text: string): ParseResult {
+/**
+ * `setParentNodes: false` leaves every node's `parent` unset: for a caller that links them in its own
+ * walk of the whole tree (`indexFile`), so the tree is walked once, not twice.
+ */
+export function parseSource(file: string, text: string, setParentNodes = true): ParseResult {
   const kind = ts.ScriptKind[SCRIPT_KINDS[extname(file).toLowerCase()] ?? 'TS'];
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, setParentNodes, kind);
   // parseDiagnostics is internal but stable since TS 2; it holds syntax errors only (cheap).
   const diags = (sf as unknown as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   const first = diags[0];
