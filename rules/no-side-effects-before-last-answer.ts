@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { MRTR_API } from '../src/vocabulary.js';
 import { propertyName } from './lib/expressions.js';
-import { FLOW_HINT } from './lib/flow-runtime.js';
+import { FLOW_HINT, flowExportOf } from './lib/flow-runtime.js';
 import { closure, nextAskInSource, reachesAnAsk, trackRounds } from './lib/round-paths.js';
 import type { Frame, PathEvent } from './lib/round-paths.js';
 import { EFFECT_OPTION_PROPERTIES, effectPatterns, within } from './lib/side-effects.js';
@@ -73,6 +73,8 @@ export default createRule<Options, MessageIds>({
         const reached = reachesAnAsk(frame, effect, reachesAsk);
         if (reached) {
           const ask = reached === true ? nextAskInSource(frame, effect.node) : reached;
+          // replayed, `token = await once(…)` writes again the value the journal holds: the same on every round
+          if (ask.kind === 'flow' && isReplayStableWrite(sourceCode, effect.node)) continue;
           report(effect, ask.kind === 'flow' ? 'beforeFlowAsk' : 'beforeAsk', ask);
         } else if (effect.segments.some((s) => afterAsk.has(s))) {
           // e.g. a `finally` block: it runs after the ask's `return`, on the asking round.
@@ -103,4 +105,19 @@ function isStateNonce(node: TSESTree.Node, ask: TSESTree.Node): boolean {
     if (current.type === AST_NODE_TYPES.Property && propertyName(current.key, current.computed) === 'requestState') return true;
   }
   return false;
+}
+
+/**
+ * `x = await once(…)` or `x = <literal>`: a plain assignment whose value is the same on every round, so
+ * making it again on a replay (as the port does, so that whichever replica runs the next round holds what
+ * the call wrote) changes nothing. A write that adds to the old value (`n++`, `n += 1`) is not one.
+ */
+function isReplayStableWrite(sourceCode: Parameters<typeof flowExportOf>[0], node: TSESTree.Node): boolean {
+  if (node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') return false;
+  let value: TSESTree.Node = node.right;
+  while (value.type === AST_NODE_TYPES.TSNonNullExpression || value.type === AST_NODE_TYPES.TSAsExpression || value.type === AST_NODE_TYPES.TSSatisfiesExpression) value = value.expression;
+  if (value.type === AST_NODE_TYPES.Literal) return true;
+  if (value.type === AST_NODE_TYPES.TemplateLiteral) return value.expressions.length === 0;
+  if (value.type === AST_NODE_TYPES.Identifier) return value.name === 'undefined';
+  return value.type === AST_NODE_TYPES.AwaitExpression && value.argument.type === AST_NODE_TYPES.CallExpression && flowExportOf(sourceCode, value.argument.callee) === 'once';
 }

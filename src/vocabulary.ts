@@ -272,6 +272,7 @@ export const MARKERS = {
 export const FLOW_RUNTIME_NAMES = [
   'resumable',
   'once',
+  'binding',
   'elicit',
   'sample',
   'listRoots',

@@ -121,6 +121,23 @@ export async function once<T>(compute: () => T | PromiseLike<T>, ...mutables: (o
   return flow.once(compute, mutables);
 }
 
+/**
+ * A local variable `compute` assigns (a callback's `total = r.status`), for `once(compute, binding(…))`:
+ * its value after `compute` ran is journalled and assigned again on later rounds, which skip `compute`.
+ */
+export function binding<T>(get: () => T, set: (value: T) => void): object {
+  return new LocalBinding(get, set);
+}
+
+class LocalBinding<T> {
+  readonly get: () => T;
+  readonly set: (value: T) => void;
+  constructor(get: () => T, set: (value: T) => void) {
+    this.get = get;
+    this.set = set;
+  }
+}
+
 /** The legacy `elicitInput` (form or URL mode), as a round: resolves with this call's answer. */
 export async function elicit(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult> {
   return currentFlow('elicit').ask(params.mode === 'url' ? 'url' : 'form', params);
@@ -316,7 +333,7 @@ class Flow {
       try {
         const value = await compute();
         entry.v = encodeLenient(value, describeSite(compute));
-        if (mutables.length > 0) entry.m = encodeLenient([...mutables], 'an argument changed in place');
+        if (mutables.length > 0) entry.m = encodeLenient(mutables.map((m) => (m instanceof LocalBinding ? m.get() : m)), 'an argument changed in place');
         return value;
       } catch (error) {
         entry.e = { name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) };
@@ -660,7 +677,8 @@ function restoreMutables(targets: readonly (object | null | undefined)[], states
   if (!Array.isArray(states)) return;
   targets.forEach((target, i) => {
     const state = states[i];
-    if (Array.isArray(target) && Array.isArray(state)) target.splice(0, target.length, ...state);
+    if (target instanceof LocalBinding) target.set(state);
+    else if (Array.isArray(target) && Array.isArray(state)) target.splice(0, target.length, ...state);
     else if (target instanceof Map && state instanceof Map) {
       target.clear();
       for (const [k, v] of state) target.set(k, v);

@@ -266,6 +266,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { tags: '' },
   },
   {
+    name: 'ticket-desk',
+    call: { kind: 'tool', name: 'open_ticket', arguments: { subject: 'Checkout down' } },
+    scenarios: {
+      accept: 'Opened "Checkout down" (urgent) in eu-west, telling ops',
+      decline: 'No ticket for "Checkout down" (decline)',
+      cancel: 'No ticket for "Checkout down" (cancel)',
+      'invalid-then-valid': 'Opened "Checkout down" (urgent) in eu-west, telling ops',
+    },
+    valid: { notify: 'ops' },
+    invalid: { notify: 42 },
+  },
+  {
     name: 'inline-ask',
     call: { kind: 'tool', name: 'file_issue', arguments: { title: 'Slow login' } },
     scenarios: {

@@ -162,6 +162,17 @@ server.registerTool('refund', { inputSchema }, resumable('refund', async ({ orde
   refunds.push(order.id);
   return refunded(ref);
 }));`,
+    // Valid because: a plain assignment of a journalled value (or a literal) to outside state writes the same
+    // value on every round: the port makes it again on each round so that the replica of a later round holds it.
+    `
+import { elicit, once, resumable } from './mrtr-flow.js';
+server.registerTool('greet', {}, resumable('greet', async ({ user }, ctx) => {
+  if (!await once(() => sessionJwt)) sessionJwt = await once(() => fetchJwt());
+  this.token = (await once(() => refresh()))!;
+  seen[user] = true;
+  const answer = await elicit({ message: 'Hi?', requestedSchema });
+  return { content: [{ type: 'text', text: answer.action }] };
+}));`,
     // Valid because: local data built before the ask replays to the same value; it is not outside state.
     `
 import { elicit, resumable } from './mrtr-flow.js';
@@ -404,6 +415,21 @@ server.registerTool('refund', {}, resumable('refund', async ({ orderId }, ctx) =
       errors: [
         { messageId: 'beforeFlowAsk', line: 5, column: 9, data: { what: 'write `db.insert(...)`', askLine: '7' } },
         { messageId: 'beforeFlowAsk', line: 6, column: 3, data: { what: 'update of `hits`', askLine: '7' } },
+      ],
+    },
+    // Invalid because: a plain assignment of a value computed live (not journalled) may write another value on a replay.
+    {
+      code: `
+import { elicit, once, resumable } from './mrtr-flow.js';
+server.registerTool('greet', {}, resumable('greet', async ({ user }, ctx) => {
+  lastSeen = Date.now();
+  total = total + 1;
+  const answer = await elicit({ message: 'Hi?', requestedSchema });
+  return { content: [{ type: 'text', text: answer.action }] };
+}));`,
+      errors: [
+        { messageId: 'beforeFlowAsk', line: 4, column: 3, data: { what: 'assignment to `lastSeen`', askLine: '6' } },
+        { messageId: 'beforeFlowAsk', line: 5, column: 3, data: { what: 'assignment to `total`', askLine: '6' } },
       ],
     },
     // Invalid because: between two asks a write runs on the second round and again on the third (the replay).

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { elicit, inputRequest, isSuspension, listRoots, once, resumable, sample, suspended, clientCapabilities, urlElicitationRequired } from '../../src/runtime/mrtr-flow.js';
+import { binding, elicit, inputRequest, isSuspension, listRoots, once, resumable, sample, suspended, clientCapabilities, urlElicitationRequired } from '../../src/runtime/mrtr-flow.js';
 import { connectLegacy, connectModern, EffectLog, flowContinuation, newServer, textOf, type Exchange } from './flow-harness.js';
 
 const confirmSchema = { type: 'object' as const, properties: { confirm: { type: 'boolean' as const } }, required: ['confirm'] };
@@ -414,6 +414,46 @@ describe('the journal', () => {
     };
     const e = await modern(build, { elicit: [{ action: 'accept', content: { confirm: true } }] });
     expect(textOf(await e.client.callTool({ name: 'fill', arguments: {} }))).toBe('ab 3');
+  });
+
+  it('restores a local a memoized callback assigned (binding)', async () => {
+    const log = new EffectLog();
+    const build = (): McpServer => {
+      const server = newServer();
+      server.registerTool('status', {}, resumable('status', async () => {
+        let status = 0;
+        await once(
+          () => Promise.resolve(201).then((s) => { log.record(`fetched ${s}`); status = s; }),
+          binding(() => status, (v) => { status = v; }),
+        );
+        const r = await elicit({ message: `Status ${status}: go?`, requestedSchema: confirmSchema });
+        return { content: [{ type: 'text', text: `${r.action} ${status}` }] };
+      }, options));
+      return server;
+    };
+    const e = await modern(build, { elicit: [{ action: 'accept', content: { confirm: true } }] });
+    expect(textOf(await e.client.callTool({ name: 'status', arguments: {} }))).toBe('accept 201');
+    expect(log.effects).toEqual(['fetched 201']);
+  });
+
+  it('shows every round the outer state the first round read, on a replica whose own state differs', async () => {
+    // each replica builds its own server, so each has its own count: the retry lands on the other one
+    const build = (memoizedRead: boolean) => (): McpServer => {
+      let calls = 0;
+      const server = newServer();
+      server.registerTool('count', {}, resumable('count', async () => {
+        await once(() => calls++);
+        const seen = memoizedRead ? await once(() => calls) : calls;
+        const r = await elicit({ message: `Call ${seen}: go?`, requestedSchema: confirmSchema });
+        return { content: [{ type: 'text', text: `${r.action} at call ${seen}` }] };
+      }, options));
+      return server;
+    };
+    const ported = await modern(build(true), { elicit: [{ action: 'accept', content: { confirm: true } }] });
+    expect(textOf(await ported.client.callTool({ name: 'count', arguments: {} }))).toBe('accept at call 1');
+    // read live, the other replica (calls = 0) builds another question than the one answered
+    const live = await modern(build(false), { elicit: [{ action: 'accept', content: { confirm: true } }] });
+    expect(textOf(await live.client.callTool({ name: 'count', arguments: {} }))).toMatch(/not the one that was answered|diverged/i);
   });
 
   it('guards a finally block with effects and runs it once', async () => {

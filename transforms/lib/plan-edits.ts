@@ -87,7 +87,11 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
     const narrowed = m.narrowed ?? [];
     const open = narrowed.length > 0 ? `((${narrowed.join(', ')}) => ` : '';
     const thunk = `${open}${local('once')}(${m.async ? 'async ' : ''}() => `;
-    const close = `${(m.mutables ?? []).map((name) => `, ${name}`).join('')})${narrowed.length > 0 ? `)(${narrowed.join(', ')})` : ''}`;
+    const restored = (m.restored ?? []).map((name) => {
+      const v = name === 'restored' ? 'restored2' : 'restored';
+      return `, ${local('binding')}(() => ${name}, (${v}) => { ${name} = ${v}${style.semi || ';'} })`;
+    });
+    const close = `${(m.mutables ?? []).map((name) => `, ${name}`).join('')}${restored.join('')})${narrowed.length > 0 ? `)(${narrowed.join(', ')})` : ''}`;
     if (m.awaitStart !== undefined) {
       const awaited = nodesStartingAt(sf, m.awaitStart).find(ts.isAwaitExpression);
       if (!awaited || awaited.expression.getStart(sf) !== m.start || awaited.end !== m.end) mismatch(m.awaitStart, 'an await of the memoized expression');
@@ -97,7 +101,7 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
       // a parenthesized memo at the start of a statement, in a file without semicolons, must not continue the line before
       const guard = m.parens && style.semi === '' && startsStatement(sf, m.start) ? ';' : '';
       edits.push({ start: m.start, end: m.start, text: `${guard}${m.parens ? '(' : ''}await ${thunk}`, order: OPEN_INNER });
-      edits.push({ start: m.end, end: m.end, text: `${close}${m.parens ? ')' : ''}`, order: CLOSE_INNER });
+      edits.push({ start: m.end, end: m.end, text: `${close}${m.parens ? ')' : ''}${m.nonNull ? '!' : ''}`, order: CLOSE_INNER });
     }
   }
 
@@ -136,6 +140,12 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
     }
     edits.push({ start: c.start, end: c.start, text: `(${local('clientCapabilities')}() ?? `, order: OPEN_INNER });
     edits.push({ start: c.end, end: c.end, text: ')', order: CLOSE_INNER });
+  }
+
+  // a live read of outer state whose narrowing came from a check now memoized: `token!.length`
+  for (const at of plan.nonNullReads) {
+    if (!/[\w$\]]$/.test(src.slice(Math.max(0, at - 1), at))) mismatch(at, 'the end of a read of outer state');
+    edits.push({ start: at, end: at, text: '!' });
   }
 
   for (const a of plan.asyncInserts) {

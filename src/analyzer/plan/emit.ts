@@ -90,6 +90,7 @@ export class FileEmitter {
     for (const m of e.memos) {
       this.plan_.memos.push({ ...m, ...this.span(m.start, m.end), ...(m.awaitStart !== undefined ? { awaitStart: this.at(m.awaitStart) } : {}) });
       this.used.add('once');
+      if (m.restored) this.used.add('binding');
     }
     for (const g of e.catchGuards) {
       this.plan_.catchGuards.push({
@@ -109,6 +110,7 @@ export class FileEmitter {
       this.used.add('clientCapabilities');
     }
     if (e.asyncAt !== undefined) this.plan_.asyncInserts.push({ at: this.at(e.asyncAt) });
+    for (const at of e.nonNullReads) this.plan_.nonNullReads.push(this.at(at));
     for (const r of e.recomputed) this.mark(r.statement, 'recomputed-value', `${r.names.map((n) => `\`${n}\``).join(', ') || 'this value'}: ${REASONS['recomputed-value'].advice}`);
   }
 

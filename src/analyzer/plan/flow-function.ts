@@ -16,6 +16,8 @@ import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './car
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
 import { heldAcrossAsk, type HeldContext } from './held-values.js';
 import { narrowedReads } from './narrowing.js';
+import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
+import { isWrite } from './references.js';
 import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, Span } from './model.js';
 import { bindingNames, freshName, FunctionScope, type InitializerOracle, type Role } from './scope.js';
 
@@ -41,6 +43,8 @@ export interface FunctionEdits {
   finallyGuards: PlanFinallyGuard[];
   capabilityReads: Span[];
   asyncAt?: number;
+  /** After these live reads of outer state a `!` keeps their narrowing (outer-state.ts). */
+  nonNullReads: number[];
   recomputed: Recomputed[];
   /** Why the function cannot be ported as planned (the handler is then left as it was). */
   blocking: { reason: ReasonId; detail: string }[];
@@ -104,7 +108,9 @@ class FunctionPlanner {
   private readonly scope: FunctionScope;
   private readonly judge: EffectJudge;
   private readonly memoized = new Map<ts.Node, boolean>();
-  private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], recomputed: [], blocking: [] };
+  private readonly outerState: OuterStateReads;
+  private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], nonNullReads: [], recomputed: [], blocking: [] };
+  private readonly outerStateMemos: ts.Expression[] = [];
 
   constructor(
     private readonly flow: FlowFunction,
@@ -147,6 +153,13 @@ class FunctionPlanner {
     };
     this.scope = new FunctionScope(fn, oracle, flow.parent?.scope, (index, param) => this.paramRole(index, param));
     flow.scope = this.scope;
+    this.outerState = new OuterStateReads({
+      fn,
+      isLocal: (name) => this.scope.isLocal(name),
+      imported,
+      checker,
+      typed: isTypeScript(flow.file),
+    });
   }
 
   /** A registered handler's last parameter (of two or more) is the context; the others are the request's data. */
@@ -162,6 +175,7 @@ class FunctionPlanner {
   run(): FunctionEdits {
     const fn = this.flow.fn;
     if (fn.body) this.visit(fn.body);
+    for (const read of this.outerState.nonNullReads(this.outerStateMemos)) this.out.nonNullReads.push(read.end);
     for (const p of fn.parameters) if (p.initializer && this.hasEffect(p.initializer)) this.out.recomputed.push({ statement: p, names: bindingNames(p.name) });
     this.guards();
     if ((this.out.memos.length > 0 || this.needsAsyncForAsks()) && !isAsync(fn)) this.makeAsync();
@@ -215,7 +229,11 @@ class FunctionPlanner {
 
   /** An effect here that can run before an ask point of this function. */
   private isCandidate(node: ts.Node): boolean {
-    if (!isEffect(node, this.scope, this.judge)) return false;
+    if (!isEffect(node, this.scope, this.judge)) return !!this.outerRead(node);
+    // `token = E` on outer state: E is memoized, and the write made again each round with its journalled
+    // value, so whichever replica runs a later round holds what this call wrote (a write that adds to the
+    // old value, `n++`, `n += k`, `c ??= E`, is memoized whole: made again, it would count twice)
+    if (isAssignment(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) return false;
     if (isCapabilityRead(node)) return false;
     if (!this.canRunBeforeAnAsk(node)) return false;
     // asked last: the checker is consulted only for what would otherwise be memoized (as carry() is)
@@ -232,6 +250,16 @@ class FunctionPlanner {
     const checker = this.context.checker();
     const signature = checker?.getResolvedSignature(node);
     return !!signature && !!checker!.getTypePredicateOfSignature(signature);
+  }
+
+  /** A read of outer state the file writes, before an ask (outer-state.ts): memoized like an effect. */
+  private outerRead(node: ts.Node): OuterStateRead | undefined {
+    if (!ts.isIdentifier(node) && !ts.isPropertyAccessExpression(node) && !ts.isElementAccessExpression(node)) return undefined;
+    // decided once per whole chain read, which names the part to memoize (a narrowed prefix, or itself)
+    const whole = wholeChainOf(node);
+    if (!this.canRunBeforeAnAsk(whole)) return undefined;
+    const read = this.outerState.read(whole);
+    return read?.target === node ? read : undefined;
   }
 
   private canRunBeforeAnAsk(node: ts.Node): boolean {
@@ -315,6 +343,14 @@ class FunctionPlanner {
   }
 
   private memoOf(e: ts.Expression): PlanMemo {
+    const read = this.outerRead(e);
+    if (read) {
+      // the thunk reads the state itself: handing the name in (narrowed) would read it live again
+      const memo: PlanMemo = { start: e.getStart(), end: e.end, async: false, parens: needsParens(e) || read.nonNull };
+      if (read.nonNull && !ts.isNonNullExpression(outerParent(e).parent ?? e)) memo.nonNull = true;
+      this.outerStateMemos.push(e);
+      return memo;
+    }
     const awaited = ts.isAwaitExpression(e) ? e : undefined;
     const value = awaited ? awaited.expression : e;
     const memo: PlanMemo = {
@@ -326,6 +362,8 @@ class FunctionPlanner {
     if (awaited) memo.awaitStart = awaited.getStart();
     const mutables = this.mutablesOf(value);
     if (mutables.length > 0) memo.mutables = mutables;
+    const restored = this.localsAssignedIn(value);
+    if (restored.length > 0) memo.restored = restored;
     const checker = this.context.checker();
     const narrowed = checker && isTypeScript(this.flow.file) ? narrowedReads(value, checker) : [];
     if (narrowed.length > 0) memo.narrowed = narrowed;
@@ -346,6 +384,28 @@ class FunctionPlanner {
       out.push(arg.text);
     }
     return out;
+  }
+
+  /**
+   * Locals of the path functions that `value` assigns from inside (a callback's `total = r.status`): on
+   * replay the thunk does not run, so without restoring them later code would read their old values.
+   * Names `value` declares itself (a callback's parameters and locals) are its own.
+   */
+  private localsAssignedIn(value: ts.Expression): string[] {
+    const declared = new Set<string>();
+    const assigned: string[] = [];
+    const visit = (n: ts.Node): void => {
+      if (ts.isParameter(n) || ts.isVariableDeclaration(n) || ts.isBindingElement(n)) {
+        if (ts.isIdentifier(n.name)) declared.add(n.name.text);
+      } else if ((ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n)) && n.name) {
+        declared.add(n.name.text);
+      } else if (ts.isIdentifier(n) && isWrite(n) && !assigned.includes(n.text)) {
+        assigned.push(n.text);
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(value);
+    return assigned.filter((name) => !declared.has(name) && this.scope.isLocal(name) && !this.scope.localFunction(name));
   }
 
   /** Without types: a name bound to an object or array literal or a new collection (a parameter may hold a primitive: left out). */

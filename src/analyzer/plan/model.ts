@@ -63,6 +63,13 @@ export interface PlanMemo extends Span {
    * around it, `await ((x) => once(() => f(x)))(x)`.
    */
   narrowed?: string[];
+  /** A read of outer state narrowed past null/undefined (outer-state.ts): `(await once(() => token))!`. */
+  nonNull?: boolean;
+  /**
+   * Locals of the function E assigns from inside (`fetch(u).then((r) => { total = r.status; })`): their
+   * values after E ran are restored on replay, `once(() => E, binding(() => total, (v) => { total = v; }))`.
+   */
+  restored?: string[];
 }
 
 /** `catch (e) {` gets `if (isSuspension(e)) throw e;` first. */
@@ -122,6 +129,8 @@ export interface FilePlan {
   finallyGuards: PlanFinallyGuard[];
   capabilityReads: PlanCapabilityRead[];
   asyncInserts: PlanAsyncInsert[];
+  /** Offsets right after a live read of outer state a memo now reads, where a `!` keeps its narrowing (outer-state.ts). */
+  nonNullReads: number[];
   /** Declarations whose last read the port drops (see PlanUnread). */
   unread: PlanUnread[];
   /** Roots requests the retire-roots transform replaces with `rootsFromConfig()` (with `--roots config`): no round, no plan edit. */
@@ -134,7 +143,7 @@ export interface FilePlan {
 }
 
 export function emptyPlan(file: string): FilePlan {
-  return { file, wraps: [], asks: [], batches: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], unread: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
+  return { file, wraps: [], asks: [], batches: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], nonNullReads: [], unread: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
 }
 
 /** Does the plan change any code (markers alone do not need the runtime)? */
@@ -149,6 +158,7 @@ export function planEdits(plan: FilePlan | undefined): number {
     plan.finallyGuards.length +
     plan.capabilityReads.length +
     plan.asyncInserts.length +
+    plan.nonNullReads.length +
     plan.retiredRoots.length
   );
 }

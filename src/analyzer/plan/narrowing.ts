@@ -14,6 +14,7 @@
  */
 import ts from '../../typescript.cjs';
 import { isFunctionLike } from '../ast.js';
+import { isRead, isWrite } from './references.js';
 
 /** Names read in `value` (outside nested functions) whose narrowed type a closure would lose, in order of first read. */
 export function narrowedReads(value: ts.Expression, checker: ts.TypeChecker): string[] {
@@ -79,36 +80,4 @@ function isReassigned(symbol: ts.Symbol, decl: ts.Declaration, checker: ts.TypeC
 function declaringScope(decl: ts.Node): ts.Node {
   for (let n = decl.parent; n; n = n.parent) if (isFunctionLike(n) || ts.isSourceFile(n)) return n;
   return decl.getSourceFile();
-}
-
-/** Is the identifier written here: the target of an assignment (also inside a destructuring), `++`/`--`, a `for…in/of` target? */
-function isWrite(id: ts.Identifier): boolean {
-  let n: ts.Node = id;
-  let p = n.parent;
-  while (ts.isParenthesizedExpression(p) || ts.isNonNullExpression(p) || ts.isAsExpression(p) || ts.isSatisfiesExpression(p)) {
-    n = p;
-    p = p.parent;
-  }
-  if (ts.isBinaryExpression(p) && p.left === n && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return true;
-  if ((ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken)) return true;
-  if ((ts.isForOfStatement(p) || ts.isForInStatement(p)) && p.initializer === n) return true;
-  // `[a, b] = …`, `({ a } = …)`: an element of a literal that is an assignment's target
-  if (ts.isShorthandPropertyAssignment(p) || ts.isArrayLiteralExpression(p) || (ts.isPropertyAssignment(p) && p.initializer === n) || ts.isSpreadElement(p) || ts.isSpreadAssignment(p)) {
-    let lit: ts.Node = ts.isArrayLiteralExpression(p) ? p : p.parent;
-    while (ts.isObjectLiteralExpression(lit.parent) || ts.isArrayLiteralExpression(lit.parent) || ts.isPropertyAssignment(lit.parent) || ts.isSpreadElement(lit.parent)) lit = lit.parent;
-    const target = lit.parent;
-    return !!target && ts.isBinaryExpression(target) && target.left === lit && target.operatorToken.kind === ts.SyntaxKind.EqualsToken;
-  }
-  return false;
-}
-
-/** A value read of the name (not a property name, a key, a declaration's name or a label). */
-function isRead(id: ts.Identifier): boolean {
-  const p = id.parent;
-  if (ts.isPropertyAccessExpression(p) && p.name === id) return false;
-  if (ts.isQualifiedName(p) || ts.isTypeReferenceNode(p) || ts.isTypeQueryNode(p)) return false;
-  if ((ts.isPropertyAssignment(p) || ts.isBindingElement(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p)) && p.name === id) return false;
-  if (ts.isVariableDeclaration(p) && p.name === id) return false;
-  if (ts.isLabeledStatement(p) || ts.isBreakOrContinueStatement(p)) return false;
-  return true;
 }

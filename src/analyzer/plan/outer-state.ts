@@ -1,0 +1,359 @@
+/**
+ * Reads of state the call does not own: a module's (or a server factory's) `let`, a field of `this`, a
+ * member of a module object, that some function of the file writes (`invocations++`, `this.token = t`,
+ * `stats.calls += 1`, `seen[user] = true`). Before an ask such a read is memoized like an effect:
+ *
+ *   invocations++;                                  → await once(() => invocations++);
+ *   message: `Call number ${invocations}`           → message: `Call number ${await once(() => invocations)}`
+ *
+ * The write runs once, on the replica of the round that reached it; the read must show every later round
+ * the value the first round saw, or the question asked again differs from the one answered (a diverged
+ * flow), a branch taken on it (`if (!sessionJwt)`) goes the other way, or another replica shows its own
+ * counter. After the last answer reads stay live, as the legacy code read the process's state after its
+ * `await`. Decided by the file's syntax first (is the path written anywhere?), then by the checker
+ * (same binding, a value the journal carries); without the checker nothing is memoized here.
+ */
+import ts from '../../typescript.cjs';
+import { isFunctionLike, outerParent, unwrap } from '../ast.js';
+import { carryableValue } from './carry.js';
+import { isRead } from './references.js';
+
+/** A member chain: its root (a name, or `this`) and property names; `[]` stands for a computed index. */
+interface Path {
+  root: ts.Identifier | ts.ThisExpression;
+  segments: string[];
+}
+
+interface WrittenPath extends Path {
+  /** The write's target (to resolve its root's binding). */
+  target: ts.Expression;
+}
+
+const INDEX = '[]';
+const writtenByFile = new WeakMap<ts.SourceFile, Map<string, WrittenPath[]>>();
+
+export interface OuterStateRead {
+  /**
+   * What to memoize: the whole chain read (`stats.calls`), or the part of it that is narrowed here
+   * (`sessionJwt` in `sessionJwt.length` after `if (sessionJwt)`), which a thunk would read unnarrowed.
+   */
+  target: ts.Expression;
+  /** The target was narrowed past null/undefined: the memo keeps it with `!` (the value is the one the narrowing saw). */
+  nonNull: boolean;
+}
+
+/** What the planner needs from the function it plans. */
+export interface OuterStateContext {
+  fn: ts.FunctionLikeDeclaration;
+  /** Bound by the function on the flow path (its own state is re-run, not read here). */
+  isLocal(name: string): boolean;
+  imported: ReadonlySet<string>;
+  checker(): ts.TypeChecker | undefined;
+  /** A TypeScript file (`!` can be written). */
+  typed: boolean;
+}
+
+/** The outer state one path function reads: which reads to memoize, and which live reads keep a `!`. */
+export class OuterStateReads {
+  private readonly decided = new Map<ts.Node, OuterStateRead | null>();
+  private readonly states = new Map<ts.Node, StateRef | null>();
+  private keptLive: StateRef[] | undefined;
+
+  constructor(private readonly context: OuterStateContext) {}
+
+  /** For a whole chain read (`wholeChainOf`) that runs before an ask: what to memoize, if anything. */
+  read(whole: ts.Expression): OuterStateRead | undefined {
+    let known = this.decided.get(whole);
+    if (known === undefined) {
+      known = this.decide(whole) ?? null;
+      this.decided.set(whole, known);
+    }
+    return known ?? undefined;
+  }
+
+  private decide(e: ts.Expression): OuterStateRead | undefined {
+    if (!isWholeRead(e)) return undefined;
+    const state = this.stateOf(e);
+    if (!state) return undefined;
+    const c = this.context.checker()!;
+    // state this function narrows other than past null/undefined (`typeof`, a discriminant) stays live:
+    // a memoized check would no longer narrow it, and a memo could not say what it narrowed to
+    if (this.livePaths().some((k) => sameState(k, state))) return undefined;
+    // the shortest narrowed part of the chain, else the whole chain
+    for (const part of prefixes(e)) {
+      const narrowing = narrowingOf(part, c);
+      if (narrowing === 'none') continue;
+      if (narrowing === 'other' || !this.context.typed) return undefined;
+      return carryableValue(part, c) === true ? { target: part, nonNull: true } : undefined;
+    }
+    // a handle stays live: the journal could not carry it
+    return carryableValue(e, c) === true ? { target: e, nonNull: false } : undefined;
+  }
+
+  /**
+   * Live reads narrowed past null/undefined of state a memo now reads: the check that narrowed them may be
+   * memoized (`if (!(await once(() => token))) …`), which TypeScript no longer sees as narrowing `token`.
+   * Each gets a `!`: on the replica that ran the check, the value is the one it saw.
+   */
+  nonNullReads(memoized: readonly ts.Expression[]): ts.Expression[] {
+    if (!this.context.typed || memoized.length === 0 || !this.context.fn.body) return [];
+    const c = this.context.checker();
+    if (!c) return [];
+    const targets = new Set<ts.Node>(memoized);
+    const memoStates = memoized.map((m) => ({ at: m.getStart(), state: this.stateOf(m) }));
+    const out: ts.Expression[] = [];
+    const visit = (n: ts.Node): void => {
+      if (isFunctionLike(n) && n !== this.context.fn) return;
+      if (ts.isTypeNode(n)) return;
+      if ((ts.isIdentifier(n) || ts.isPropertyAccessExpression(n)) && !targets.has(n) && isValueRef(n)) {
+        const state = this.stateOf(n);
+        if (state && memoStates.some((m) => m.state && m.at < n.getStart() && sameState(m.state, state)) && !ts.isNonNullExpression(outerParent(n).parent ?? n)) {
+          // a template's placeholder takes any value: the narrowing does not matter there
+          if (!ts.isTemplateSpan(outerParent(n).parent!) && narrowingOf(n, c) === 'non-null') out.push(n);
+        }
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(this.context.fn.body);
+    return out;
+  }
+
+  /** Outer state this function narrows other than past null/undefined. */
+  private livePaths(): StateRef[] {
+    if (this.keptLive) return this.keptLive;
+    const out: StateRef[] = [];
+    const c = this.context.checker();
+    const visit = (n: ts.Node): void => {
+      if (isFunctionLike(n) && n !== this.context.fn) return;
+      if (ts.isTypeNode(n)) return;
+      if ((ts.isIdentifier(n) || ts.isPropertyAccessExpression(n)) && isValueRef(n)) {
+        const state = this.stateOf(n);
+        if (state && c && narrowingOf(n, c) === 'other') out.push(state);
+      }
+      ts.forEachChild(n, visit);
+    };
+    this.keptLive = out;
+    if (this.context.fn.body) visit(this.context.fn.body);
+    return out;
+  }
+
+  /** Is this chain (or chain part) outer state that the file writes? Its identity if so. */
+  private stateOf(e: ts.Expression): StateRef | undefined {
+    let known = this.states.get(e);
+    if (known === undefined) {
+      known = this.resolve(e) ?? null;
+      this.states.set(e, known);
+    }
+    return known ?? undefined;
+  }
+
+  private resolve(e: ts.Expression): StateRef | undefined {
+    const path = pathOf(e);
+    if (!path) return undefined;
+    if (ts.isIdentifier(path.root) && (this.context.isLocal(path.root.text) || this.context.imported.has(path.root.text))) return undefined;
+    const writes = (writtenPaths(e.getSourceFile()).get(rootKey(path.root)) ?? []).filter((w) => overlaps(w.segments, path.segments));
+    if (writes.length === 0) return undefined; // the cheap answer for nearly every read: nothing writes it
+    const c = this.context.checker();
+    if (!c || !writes.some((w) => sameRoot(w, path, c))) return undefined;
+    const owner = ts.isIdentifier(path.root) ? c.getSymbolAtLocation(path.root) : thisClass(path.root);
+    return owner ? { owner, segments: path.segments } : undefined;
+  }
+}
+
+/** One piece of outer state: its binding's symbol (or the class whose `this` it is) and the member path. */
+interface StateRef {
+  owner: ts.Symbol | ts.ClassLikeDeclaration;
+  segments: string[];
+}
+
+function sameState(a: StateRef, b: StateRef): boolean {
+  return a.owner === b.owner && overlaps(a.segments, b.segments);
+}
+
+/** A reference to a value (not a property's name, a declaration's name, a write's target). */
+function isValueRef(n: ts.Identifier | ts.PropertyAccessExpression): boolean {
+  if (ts.isIdentifier(n)) {
+    const p = n.parent;
+    if (ts.isPropertyAccessExpression(p) && p.name === n) return false;
+    if (!isRead(n) || ts.isShorthandPropertyAssignment(p)) return false;
+  }
+  const outer = outerParent(n);
+  const p = outer.parent;
+  if (!p) return false;
+  if (ts.isBinaryExpression(p) && p.left === outer && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return false;
+  if ((ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken)) return false;
+  if (ts.isDeleteExpression(p)) return false;
+  return true;
+}
+
+/** The chain's parts from its root out, the whole chain last (`a`, `a.b`, `a.b.c`; wrappers kept with their part). */
+function prefixes(e: ts.Expression): ts.Expression[] {
+  const out: ts.Expression[] = [];
+  for (let n: ts.Expression = e; ; ) {
+    out.unshift(n);
+    const inner = unwrap(n);
+    if (ts.isPropertyAccessExpression(inner) || ts.isElementAccessExpression(inner)) n = inner.expression;
+    else break;
+  }
+  return out.filter((p) => unwrap(p).kind !== ts.SyntaxKind.ThisKeyword);
+}
+
+/** The chain a part of one belongs to: `a.b.c` for `a`, for `a.b` and for itself. */
+export function wholeChainOf(e: ts.Expression): ts.Expression {
+  let n: ts.Expression = e;
+  for (;;) {
+    const outer = outerParent(n);
+    const p = outer.parent;
+    if (p && (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === outer) n = p;
+    else return n;
+  }
+}
+
+/** The whole chain read here: not a write's target, not a callee, not the start of a longer chain. */
+function isWholeRead(e: ts.Expression): boolean {
+  if (ts.isIdentifier(e)) {
+    if (!isRead(e) || e.text === 'undefined' || ts.isShorthandPropertyAssignment(e.parent)) return false;
+  } else if (!ts.isPropertyAccessExpression(e) && !ts.isElementAccessExpression(e)) {
+    return false;
+  }
+  const outer = outerParent(e);
+  const p = outer.parent;
+  if (!p) return false;
+  if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === outer) return false;
+  if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === outer) return false;
+  if (ts.isTaggedTemplateExpression(p) && p.tag === outer) return false;
+  if (ts.isDeleteExpression(p)) return false;
+  if (ts.isBinaryExpression(p) && p.left === outer && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return false;
+  if ((ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken)) return false;
+  return true;
+}
+
+function pathOf(expr: ts.Expression): Path | undefined {
+  const segments: string[] = [];
+  let e = unwrap(expr);
+  for (;;) {
+    if (ts.isPropertyAccessExpression(e)) {
+      if (!ts.isIdentifier(e.name)) return undefined; // `#private`: written only inside its class, read there too
+      segments.unshift(e.name.text);
+      e = unwrap(e.expression);
+    } else if (ts.isElementAccessExpression(e)) {
+      const key = unwrap(e.argumentExpression);
+      segments.unshift(ts.isStringLiteralLike(key) || ts.isNumericLiteral(key) ? key.text : INDEX);
+      e = unwrap(e.expression);
+    } else if (ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword) {
+      return { root: e as ts.Identifier | ts.ThisExpression, segments };
+    } else {
+      return undefined;
+    }
+  }
+}
+
+function rootKey(root: ts.Identifier | ts.ThisExpression): string {
+  return ts.isIdentifier(root) ? `name:${root.text}` : 'this';
+}
+
+/** One is a prefix of the other (a computed index matches any name). */
+function overlaps(a: readonly string[], b: readonly string[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i] && a[i] !== INDEX && b[i] !== INDEX) return false;
+  return true;
+}
+
+/**
+ * Every member chain the file writes from inside a function, by root. Writes at load time (the module's
+ * top level) and a constructor's own writes to `this` happen before any handler runs: not counted.
+ */
+function writtenPaths(sf: ts.SourceFile): Map<string, WrittenPath[]> {
+  let known = writtenByFile.get(sf);
+  if (known) return known;
+  const out = new Map<string, WrittenPath[]>();
+  const add = (target: ts.Expression): void => {
+    const path = pathOf(target);
+    if (!path) return;
+    const fn = nearestFunction(target);
+    if (!fn) return;
+    if (ts.isConstructorDeclaration(fn) && !ts.isIdentifier(path.root)) return;
+    const key = rootKey(path.root);
+    const list = out.get(key) ?? [];
+    list.push({ ...path, target });
+    out.set(key, list);
+  };
+  const visit = (n: ts.Node): void => {
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+      for (const t of assignedTargets(n.left)) add(t);
+    } else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)) {
+      add(n.operand);
+    } else if (ts.isDeleteExpression(n)) {
+      add(n.expression);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  writtenByFile.set(sf, out);
+  return out;
+}
+
+/** The targets of an assignment's left side (`[a, this.b] = …`, `({ x: s.y } = …)` hold several). */
+function assignedTargets(left: ts.Expression): ts.Expression[] {
+  const e = unwrap(left);
+  if (ts.isArrayLiteralExpression(e)) return e.elements.flatMap((el) => assignedTargets(ts.isSpreadElement(el) ? el.expression : el));
+  if (ts.isObjectLiteralExpression(e)) {
+    return e.properties.flatMap((p) => {
+      if (ts.isPropertyAssignment(p)) return assignedTargets(p.initializer);
+      if (ts.isShorthandPropertyAssignment(p)) return [p.name];
+      if (ts.isSpreadAssignment(p)) return assignedTargets(p.expression);
+      return [];
+    });
+  }
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken) return assignedTargets(e.left); // a default
+  return [e];
+}
+
+function nearestFunction(node: ts.Node): ts.FunctionLikeDeclaration | undefined {
+  for (let n = node.parent; n; n = n.parent) if (isFunctionLike(n)) return n;
+  return undefined;
+}
+
+/** The write and the read reach the same state: one binding (a `let`/`var` when rebound), or `this` of one class. */
+function sameRoot(write: WrittenPath, read: Path, checker: ts.TypeChecker): boolean {
+  if (ts.isIdentifier(read.root)) {
+    const wroteRoot = pathOf(write.target)?.root;
+    if (!wroteRoot || !ts.isIdentifier(wroteRoot)) return false;
+    const symbol = checker.getSymbolAtLocation(read.root);
+    if (!symbol || checker.getSymbolAtLocation(wroteRoot) !== symbol) return false;
+    if (write.segments.length > 0) return true;
+    const decl = symbol.valueDeclaration;
+    return !!decl && ts.isVariableDeclaration(decl) && !(ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const);
+  }
+  const cls = thisClass(read.root);
+  return !!cls && thisClass(write.root) === cls;
+}
+
+/** The class whose instance `this` is here (arrow functions see the `this` around them). */
+function thisClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isArrowFunction(n)) continue;
+    if (isFunctionLike(n) || ts.isPropertyDeclaration(n) || ts.isClassStaticBlockDeclaration(n)) {
+      const holder = n.parent;
+      return holder && ts.isClassLike(holder) ? holder : undefined;
+    }
+    if (ts.isSourceFile(n)) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * How the read's type here differs from the state's declared type. A thunk reads the declared type
+ * (TypeScript keeps no narrowing of mutable state inside a closure): `none`, or narrowed past
+ * null/undefined only (the memo keeps it with `!`: the value is the one the narrowing saw), or `other`.
+ */
+function narrowingOf(e: ts.Expression, checker: ts.TypeChecker): 'none' | 'non-null' | 'other' {
+  const read = unwrap(e);
+  if (ts.isElementAccessExpression(read) && !ts.isStringLiteralLike(unwrap(read.argumentExpression)) && !ts.isNumericLiteral(unwrap(read.argumentExpression))) return 'none';
+  const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(read) ? read.name : ts.isElementAccessExpression(read) ? read.argumentExpression : read);
+  if (!symbol) return 'other';
+  const declared = checker.getTypeOfSymbol(symbol);
+  const here = checker.getTypeAtLocation(e);
+  if (checker.isTypeAssignableTo(declared, here)) return 'none';
+  return checker.isTypeAssignableTo(checker.getNonNullableType(declared), here) ? 'non-null' : 'other';
+}
