@@ -80,7 +80,7 @@ export const REASONS = {
   },
   'unread-private-member': {
     portability: 'auto',
-    advice: "The port removed the last read of this private member (it was read only by the legacy request, e.g. this.server.server.elicitInput): under noUnusedLocals tsc reports it unread (TS6138). TypeScript's private is not private at run time, so the port keeps it: delete it if nothing reads it through a cast, an index or a subclass, then delete this marker.",
+    advice: "The port removed the last read of this private member (it was read only by the legacy request, e.g. this.server.server.elicitInput): under noUnusedLocals tsc reports it unread (TS6133, TS6138). The port keeps it: TypeScript's private is not private at run time (a cast, an index or a subclass may read it), and a #private field keeps its writes (this.#x = …) and initializer. Delete the member and its writes if nothing else needs them, then delete this marker.",
   },
   'capability-fallback': {
     portability: 'auto',

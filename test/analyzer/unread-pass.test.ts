@@ -1,5 +1,5 @@
 /**
- * The unread pass (src/analyzer/plan/unread.ts) on locals and CommonJS bindings, told directly which text the port drops
+ * The unread pass (src/analyzer/plan/unread.ts) on locals, CommonJS bindings and `#private` fields, told directly which text the port drops
  * (written `[[…]]` in the source below): what it removes, what it keeps and why. The fixtures
  * (`unread-*` in fixtures/transforms/resumable-handlers) show the same through the whole port.
  */
@@ -128,5 +128,26 @@ describe('unread pass: CommonJS bindings', () => {
     ]) {
       expect(run(kept).after, kept).toBe(marked(kept).text);
     }
+  });
+});
+
+describe('unread pass: #private fields', () => {
+  const marked_ = (source: string): string[] => run(source).result.privateMembers.map((m) => m.name);
+
+  it('marks a #field read only in dropped text and written only by this.#x = … statements', () => {
+    expect(marked_(`export class A {\n  #sdk: any;\n  constructor(s: any) { this.#sdk = s.server; }\n  go() { return [[this.#sdk.]]ask(); }\n}\n`)).toEqual(['#sdk']);
+  });
+
+  it('leaves a #field read anywhere else: a read, a compound write, #x in y', () => {
+    for (const use of ['return this.#sdk;', 'this.#sdk += 1;', 'return #sdk in this;', 'return [this.#sdk = 2];']) {
+      const source = `export class A {\n  #sdk: any = 1;\n  go() { return [[this.#sdk.]]ask(); }\n  other() { ${use} }\n}\n`;
+      expect(marked_(source), use).toEqual([]);
+    }
+  });
+
+  it('leaves a #method, and a #field a nested class declares again', () => {
+    expect(marked_(`export class A {\n  #sdk() { return 1; }\n  go() { return [[this.#sdk().]]ask(); }\n}\n`)).toEqual([]);
+    const nested = `export class A {\n  #sdk: any = 1;\n  go() { return [[this.#sdk.]]ask(); }\n  make() { return class { #sdk = 2; read() { return this.#sdk; } }; }\n}\n`;
+    expect(marked_(nested)).toEqual([]);
   });
 });

@@ -26,6 +26,9 @@
  *   with an `unread-private-member` marker. TypeScript's `private` is not private at run time (a cast,
  *   `this['server']`, a subclass in JavaScript, serialization can read it), so removing it cannot be
  *   proved safe from the file; the user decides.
+ * - a `#private` field read only through the dropped text, written only by `this.#x = …;` statements:
+ *   kept, with the same marker. Nothing outside the class reads a `#name`, so it is provably unread;
+ *   removing it (and its writes) needs a plan edit of a class member, which PlanUnread lacks.
  * Removing a declaration drops its text too (a parameter's type annotation), so names read only there
  * (`ServerContext`) are judged again, until nothing changes.
  *
@@ -83,6 +86,10 @@ export function unreadEdits(sf: ts.SourceFile, drops: readonly Span[], handlerAr
     const before = unread.size;
     // each declaration is judged once a round (thousands of dropped `ctx` may name one import)
     const judged = new Set<ts.Node>();
+    for (const name of index.privateNamesWithin(dropped.spans, sf)) {
+      const field = privateFieldOf(name, index);
+      if (field && !privateMembers.has(field.member) && unreadPrivateField(field, index, inDrop)) privateMembers.set(field.member, name.text);
+    }
     for (const id of index.within(dropped.spans, sf)) {
       const member = privateMemberOf(id);
       if (member) {
@@ -502,6 +509,46 @@ function privateMemberOf(id: ts.Identifier): { node: ts.Node; name: string; name
   return undefined;
 }
 
+/** A `#name` field and the class that declares it: the innermost class around `name` declaring that name (as the language resolves it). */
+interface PrivateField {
+  member: ts.PropertyDeclaration;
+  cls: ts.ClassLikeDeclaration;
+}
+
+/**
+ * The field a `#name` in the dropped text reads; not judged: a method or accessor of that name, a
+ * decorated or `accessor` field, or a class holding another class that declares the name again.
+ */
+function privateFieldOf(name: ts.PrivateIdentifier, index: IdentifierIndex): PrivateField | undefined {
+  for (let n: ts.Node | undefined = name.parent; n; n = n.parent) {
+    if (!ts.isClassLike(n)) continue;
+    const declared = n.members.find((m) => m.name && ts.isPrivateIdentifier(m.name) && m.name.text === name.text);
+    if (!declared) continue;
+    if (!ts.isPropertyDeclaration(declared) || ts.getDecorators(declared)?.length || ts.getModifiers(declared)?.some((m) => m.kind === ts.SyntaxKind.AccessorKeyword)) return undefined;
+    const redeclared = index.privateNames(name.text, n).some((o) => o !== declared.name && o.parent && (ts.isClassElement(o.parent) || ts.isPropertySignature(o.parent)) && o.parent.name === o);
+    return redeclared ? undefined : { member: declared, cls: n };
+  }
+  return undefined;
+}
+
+/**
+ * Read nowhere but in dropped text: every other `#name` of the class is its declaration or a write,
+ * `this.#name = value;`. Nothing outside the class can read a `#name` (not a cast, an index, a
+ * subclass or a serializer), so the class's text decides.
+ */
+function unreadPrivateField(field: PrivateField, index: IdentifierIndex, inDrop: (n: ts.Node) => boolean): boolean {
+  return index.privateNames(field.member.name.getText(), field.cls).every((o) => o === field.member.name || inDrop(o) || privateWrite(o) !== undefined);
+}
+
+/** `this.#name = value;` as a statement of its own (the name is written, not read): the statement. */
+function privateWrite(name: ts.PrivateIdentifier): ts.ExpressionStatement | undefined {
+  const access = name.parent;
+  if (!access || !ts.isPropertyAccessExpression(access) || access.name !== name || access.expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined;
+  const assign = access.parent;
+  if (!assign || !ts.isBinaryExpression(assign) || assign.left !== access || assign.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return undefined;
+  return assign.parent && ts.isExpressionStatement(assign.parent) ? assign.parent : undefined;
+}
+
 function hasPrivate(node: ts.Node): boolean {
   return (ts.getCombinedModifierFlags(node as ts.Declaration) & ts.ModifierFlags.Private) !== 0;
 }
@@ -510,6 +557,9 @@ function hasPrivate(node: ts.Node): boolean {
 class IdentifierIndex {
   readonly all: ts.Identifier[] = [];
   private readonly byText = new Map<string, ts.Identifier[]>();
+  /** Every `#name` of the file, in source order, and by text. */
+  private readonly privates: ts.PrivateIdentifier[] = [];
+  private readonly privatesByText = new Map<string, ts.PrivateIdentifier[]>();
 
   constructor(sf: ts.SourceFile) {
     const visit = (n: ts.Node): void => {
@@ -518,10 +568,28 @@ class IdentifierIndex {
         const list = this.byText.get(n.text);
         if (list) list.push(n);
         else this.byText.set(n.text, [n]);
+      } else if (ts.isPrivateIdentifier(n)) {
+        this.privates.push(n);
+        this.privatesByText.set(n.text, [...(this.privatesByText.get(n.text) ?? []), n]);
       }
       ts.forEachChild(n, visit);
     };
     visit(sf);
+  }
+
+  /** `#name`s inside the spans (sorted, disjoint). */
+  privateNamesWithin(spans: readonly Span[], sf: ts.SourceFile): ts.PrivateIdentifier[] {
+    const out: ts.PrivateIdentifier[] = [];
+    for (const s of spans) for (let i = lowerBound(this.privates, s.start); i < this.privates.length && this.privates[i].pos < s.end; i++) {
+      const name = this.privates[i];
+      if (name.getStart(sf) >= s.start && name.end <= s.end) out.push(name);
+    }
+    return out;
+  }
+
+  /** Every `#text` inside `scope`. */
+  privateNames(text: string, scope: ts.Node): ts.PrivateIdentifier[] {
+    return inRange(this.privatesByText.get(text) ?? [], scope);
   }
 
   private strings: Set<string> | undefined;
