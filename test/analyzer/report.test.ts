@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/analyzer/index.js';
@@ -340,5 +340,22 @@ describe('analyze with plan.edits false (what analyze and check run)', () => {
     expect(full.plans.length).toBeGreaterThan(0);
     expect(verdicts.plans).toEqual([]);
     expect(verdicts.report).toEqual(full.report);
+  });
+
+  // without plans the builder records no edits (it skips the emitter): the verdicts must not move on any
+  // shape the port handles, refuses or marks
+  it('gives the same report on every site fixture and every resumable-handlers input', () => {
+    for (const dir of ['../../fixtures/sites', '../../fixtures/transforms/resumable-handlers']) {
+      const root = resolve(import.meta.dirname, dir);
+      const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
+        .filter((f) => /\.[cm]?[jt]sx?$/.test(f) && !f.endsWith('.output.ts'))
+        .map((f) => join(root, f));
+      expect(files.length).toBeGreaterThan(20);
+      const full = analyze({ cwd: root, files });
+      const verdicts = analyze({ cwd: root, files, plan: { edits: false } });
+      expect(full.plans.length).toBeGreaterThan(10);
+      expect(full.report.summary.manual + full.report.summary.unportable).toBeGreaterThan(0);
+      expect(verdicts.report).toEqual(full.report);
+    }
   });
 });

@@ -131,7 +131,7 @@ class PlanBuilder {
       // a site no request can reach keeps the analyzer's verdict (analyze() merges only auto/manual ones)
       const own = input.site.portability === 'unportable' || input.site.portability === 'guarded';
       const verdict = (!own && this.verdicts.get(input.site)) || { portability: input.site.portability, reasons: input.site.reasons };
-      if (verdict.portability === 'manual' || verdict.portability === 'unportable') this.emitter(input.file).markSite(input.raw.node, verdict.reasons, this.details.get(input.site));
+      if (verdict.portability === 'manual' || verdict.portability === 'unportable') this.emitter(input.file)?.markSite(input.raw.node, verdict.reasons, this.details.get(input.site));
     }
     const plans = this.assemble ? [...this.emitters.values()].map((e) => e.plan()).filter((p): p is FilePlan => p !== undefined) : [];
     plans.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -147,13 +147,16 @@ class PlanBuilder {
     const reasons = ordered(input.site.reasons.filter((r) => !PLAN_OWNED.has(r)));
     const portable = !reasons.some((r) => REASONS[r].portability !== 'auto');
     this.verdicts.set(input.site, { portability: portable ? 'auto' : 'manual', reasons });
-    if (!portable) return;
+    const emitter = this.emitter(input.file);
+    if (!portable || !emitter) return;
     // the handlers registered around it: a parameter only the request read may go from them
     const handlers = handlerRoutes(input.routes).flatMap((r) => registrationOf(r.end)?.handlerArg ?? []);
-    this.emitter(input.file).retire(input.raw.node, handlers);
+    emitter.retire(input.raw.node, handlers);
   }
 
-  private emitter(file: FileIndex): FileEmitter {
+  /** The file's edits so far; undefined when no plan is assembled (the verdicts never depend on them). */
+  private emitter(file: FileIndex): FileEmitter | undefined {
+    if (!this.assemble) return undefined;
     let e = this.emitters.get(file);
     if (!e) this.emitters.set(file, (e = new FileEmitter(file)));
     return e;
@@ -387,12 +390,13 @@ class PlanBuilder {
   }
 
   private emit(units: Unit[], inputs: readonly PlanInput[], asks: Map<PlanInput, Omit<PlanAsk, 'start' | 'end'> & { node: ts.Node }>, edits: Map<FlowFunction, FunctionEdits>): void {
-    // a handler whose only legacy calls are retired roots asks nothing: no flow to wrap it in
-    if (asks.size > 0) {
+    // a handler whose only legacy calls are retired roots asks nothing: no flow to wrap it in. Without a
+    // plan to assemble (analyze, check) none of this is needed: it only records edits
+    if (asks.size > 0 && this.assemble) {
       const needsCapabilities = [...edits.values()].some((e) => e.catchGuards.length > 0 || e.capabilityReads.length > 0);
       for (const unit of units) {
         const reg = unit.registration!;
-        this.emitter(reg.file).wrap(reg, needsCapabilities ? capabilitySource(reg.call) : undefined);
+        this.emitter(reg.file)!.wrap(reg, needsCapabilities ? capabilitySource(reg.call) : undefined);
       }
       // independent sibling asks of one function: one round (before their asks are emitted one by one)
       for (const flow of edits.keys()) {
@@ -403,10 +407,10 @@ class PlanBuilder {
           own.set(ask.node, keptArgument(input.raw));
           byNode.set(ask.node, ask);
         }
-        for (const group of siblingBatches(flow.fn, own)) this.emitter(flow.file).batch(group.map((m) => ({ ask: byNode.get(m.call)!, guard: m.guard, awaited: m.awaited })));
+        for (const group of siblingBatches(flow.fn, own)) this.emitter(flow.file)!.batch(group.map((m) => ({ ask: byNode.get(m.call)!, guard: m.guard, awaited: m.awaited })));
       }
-      for (const [input, ask] of asks) this.emitter(input.file).ask(ask);
-      for (const [flow, e] of edits) this.emitter(flow.file).functionEdits(e);
+      for (const [input, ask] of asks) this.emitter(input.file)!.ask(ask);
+      for (const [flow, e] of edits) this.emitter(flow.file)!.functionEdits(e);
     }
     for (const input of inputs) {
       // a method invoked with .call/.apply on its own object was rewritten like the direct call
@@ -416,8 +420,8 @@ class PlanBuilder {
       this.verdicts.set(input.site, { portability: 'auto', reasons: ordered(reasons) });
       const loop: ReasonId[] = this.looping.has(input) ? ['in-loop'] : [];
       this.judgeRoutes(units, input, (route) => ({ portability: 'auto', reasons: ordered([...routeKept(route).filter((r) => !rewritten(r)), ...loop]) }));
-      if (reasons.includes('capability-fallback')) this.emitter(input.file).markSite(input.raw.node, ['capability-fallback']);
-      if (this.looping.has(input)) this.emitter(input.file).note(input.raw.node, LOOP_NOTE);
+      if (reasons.includes('capability-fallback')) this.emitter(input.file)?.markSite(input.raw.node, ['capability-fallback']);
+      if (this.looping.has(input)) this.emitter(input.file)?.note(input.raw.node, LOOP_NOTE);
     }
   }
 
