@@ -25,6 +25,7 @@ import { planPackageHelpers, type HelperWrite } from './helper-stage.js';
 import { TS_FLAVOR, helperFileName, type ClaimStoreKind } from '../runtime/template.js';
 import { importedPackages, updateManifest } from './manifest.js';
 import { findV1OnlyCalls, mayCallV1OnlyApis } from './v1-only-calls.js';
+import { foreignReceiverCalls, type ForeignCall } from './v1-foreign-receivers.js';
 import { settleForwardedContextComments } from './v1-forwarded-context.js';
 import { legacyTransportsIn, nextSteps, portedRuntimeIn, serverFactoryIn } from './next-steps.js';
 import { uncommittedFiles } from './git-guard.js';
@@ -88,6 +89,8 @@ const ZOD = 'zod';
 class WorkFile {
   /** Text after the v1 migration, when it ran. */
   migrated: string | undefined;
+  /** Calls the v1 migration left as written: the receiver is the repository's own object, not a server. */
+  keptCalls: ForeignCall[] = [];
   /** Final text, when the file changed. */
   rewritten: string | undefined;
   sites: Site[] = [];
@@ -211,8 +214,11 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     // while this one reads the declarations the plan's type checker will need (v1-migration-pool.ts)
     const { migrateV1Files } = await import('./v1-migration-pool.js');
     const projectTypes = projectTypesByPackage(v1, layout);
-    const jobs = v1.map((wf) => ({ source: wf.original, path: wf.abs, projectType: projectTypes.get(layout.packageRootOf(wf.abs)) }));
     const readable = [...work.values()].filter((wf) => wf.outcome.status === 'unchanged');
+    // the codemod renames `x.tool(…)` whatever `x` is: calls on the repository's own objects stay as written
+    const foreign = foreignReceiverCalls({ cwd, files: readable.map((wf) => wf.abs), texts: new Map(readable.map((wf) => [wf.abs, wf.original])), targets: v1.map((wf) => wf.abs) });
+    for (const wf of v1) wf.keptCalls = foreign.get(wf.abs) ?? [];
+    const jobs = v1.map((wf) => ({ source: wf.original, path: wf.abs, projectType: projectTypes.get(layout.packageRootOf(wf.abs)), keep: wf.keptCalls.map((c) => c.at) }));
     const prepare = deps.prepareTypes && (() => deps.prepareTypes!({ cwd, files: readable.map((wf) => wf.abs), texts: new Map(readable.map((wf) => [wf.abs, wf.original])) }));
     const outcomes = await migrateV1Files(jobs, prepare);
     v1.forEach((wf, i) => {
@@ -495,7 +501,7 @@ function updateManifests(
     for (const wf of files) {
       if (layout.packageRootOf(wf.abs) !== pkg) continue;
       if (wf.mayImportPackages) for (const name of importedPackages(wf.output)) imported.add(name);
-      if (migrated.has(pkg) && mayCallV1OnlyApis(wf.output) && findV1OnlyCalls(wf.output, wf.abs).length > 0) v1CallsLeft.push(wf.rel);
+      if (migrated.has(pkg) && mayCallV1OnlyApis(wf.output) && v1CallsOf(wf).length > 0) v1CallsLeft.push(wf.rel);
     }
     const file = io.relOf(manifest);
     const read = readTextFile(manifest, io.cwd);
@@ -543,6 +549,19 @@ function fail(wf: WorkFile, error: string): void {
   wf.outcome.status = 'failed';
   wf.outcome.error = error;
   delete wf.outcome.diff;
+}
+
+/** The v1-only calls left in a file's output, but for those the migration kept on the repository's own objects (`log.tool(name, fn)`). */
+function v1CallsOf(wf: WorkFile): ReturnType<typeof findV1OnlyCalls> {
+  const kept = new Map<string, number>();
+  for (const c of wf.keptCalls) kept.set(`${c.receiver}.${c.method}`, (kept.get(`${c.receiver}.${c.method}`) ?? 0) + 1);
+  return findV1OnlyCalls(wf.output, wf.abs).filter((c) => {
+    const key = `${c.receiver}.${c.method}`;
+    const left = kept.get(key) ?? 0;
+    if (left === 0) return true;
+    kept.set(key, left - 1);
+    return false;
+  });
 }
 
 /** The codemod's project type per package, from the package's v1 files (as the codemod infers it). */

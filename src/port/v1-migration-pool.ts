@@ -19,6 +19,8 @@ export interface V1MigrationJob {
   source: string;
   path: string;
   projectType?: ProjectType;
+  /** Offsets (in `source`) of the method names of calls to leave as written (v1-foreign-receivers.ts). */
+  keep?: number[];
 }
 
 export type V1MigrationOutcome = { ok: true; result: V1MigrationResult } | { ok: false; error: string };

@@ -17,6 +17,10 @@
  * - a CommonJS file: its requires are bridged to imports and back (cjs-bridge.ts).
  * A v1-only call that is still there afterwards (a receiver the codemod could not prove) gets an
  * `@mcp-codemod-error` comment saying how to migrate it, so `check` fails until a human has.
+ *
+ * One deliberate difference from the codemod's own output: the calls the caller says to keep (`keep`:
+ * shown by v1-foreign-receivers.ts to call a method of the repository's own object, `log.tool(…)` on a
+ * logger) are shielded from its transforms and come out as they went in (v1-kept-calls.ts).
  */
 import { createRequire } from 'node:module';
 import type * as CodemodModule from '@modelcontextprotocol/codemod';
@@ -27,6 +31,7 @@ import { MARKERS } from '../vocabulary.js';
 import { importsToRequires, requiresToImports } from './cjs-bridge.js';
 import { moduleSystemOf, type ModuleSystem } from './helper-file.js';
 import { linesInsideLiterals, restoreIndentation } from './v1-indentation.js';
+import { shieldMethodNames, unshieldMethodNames } from './v1-kept-calls.js';
 import { inferProjectType, type ProjectType } from './v1-detect.js';
 import { findV1OnlyCalls } from './v1-only-calls.js';
 
@@ -57,6 +62,8 @@ export interface V1MigrationResult {
   diagnostics: V1Diagnostic[];
   /** v1-only registration calls (`x.tool(…)`) still in `source`, each marked; 1-based lines. */
   v1OnlyCalls: number[];
+  /** Calls of `keep` left as written (shielded from the codemod). */
+  kept: number;
 }
 
 /** Makes any file look like an MCP module to the codemod's transforms; removed after them. */
@@ -96,13 +103,15 @@ function scratchProject(): Project {
  * Migrates one v1 source text to SDK v2. Throws when a codemod transform throws (the caller keeps the
  * file as it was and reports the error). `path` only names the file (its extension picks the parser).
  */
-export function migrateV1Source(input: { source: string; path: string; projectType?: ProjectType; module?: ModuleSystem }): V1MigrationResult {
+export function migrateV1Source(input: { source: string; path: string; projectType?: ProjectType; module?: ModuleSystem; keep?: readonly number[] }): V1MigrationResult {
   const { source } = input;
   const bom = source.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = bom ? source.slice(1) : source;
   // Same framing the codemod runner restores: the shebang and the blank lines after it.
   const shebang = /^#![^\n]*\n(?:[ \t]*\r?\n)*/.exec(body)?.[0] ?? '';
-  const original = body.slice(shebang.length);
+  // `keep` counts in `source`: the calls to keep, by the offset of their method name
+  const shielded = shieldMethodNames(body.slice(shebang.length), (input.keep ?? []).map((at) => at - bom.length - shebang.length));
+  const original = shielded.text;
   const commonJs = (input.module ?? moduleSystemOf(input.path, original, 'commonjs')) === 'cjs';
   let text = commonJs ? requiresToImports(original, input.path) : original;
   const sentinel = !MCP_IMPORT_RE.test(text);
@@ -145,14 +154,15 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
     const shebangLines = (shebang.match(/\n/g) ?? []).length;
     // a comment inserted at or above a line pushes it down by one
     const shift = (line: number) => shebangLines + commented.insertedAt.filter((at) => at <= line).length;
-    const out = changes === 0 && leftovers.length === 0 && commented.insertedAt.length === 0 ? source : bom + shebang + commented.text;
+    const out = changes === 0 && leftovers.length === 0 && commented.insertedAt.length === 0 ? source : bom + shebang + unshieldMethodNames(commented.text);
     return {
       source: out,
       changed: out !== source,
       changes,
       codemodMarkers: commented.insertedAt.length,
-      diagnostics: kept2.map((d) => ({ level: d.level as V1Diagnostic['level'], line: d.line + shift(d.line), message: d.message })),
+      diagnostics: kept2.map((d) => ({ level: d.level as V1Diagnostic['level'], line: d.line + shift(d.line), message: unshieldMethodNames(d.message) })),
       v1OnlyCalls: leftovers.map((c) => c.line + shift(c.line)),
+      kept: shielded.count,
     };
   } finally {
     scratch.removeSourceFile(sf);

@@ -1,0 +1,221 @@
+/**
+ * Calls the official v1→v2 codemod would rewrite although their receiver is not an MCP server.
+ *
+ * The codemod's McpServer transform renames `x.tool(…)` / `x.prompt(…)` / `x.resource(…)` to
+ * `registerTool` / `registerPrompt` / `registerResource` (re-shaping the arguments), re-wraps the schemas
+ * of `x.registerTool(…)` and kin, and its context transform renames a callback's `extra` parameter in all
+ * six, on ANY receiver once the file imports `McpServer` (docs/port.md, "The codemod's receiver-blind
+ * renames"): a server's own logger, `log.tool(name, action)`, became `log.registerTool(…)` and the user's
+ * build failed (96 TS2339 errors on Jordonh18/fastmail-mcp-server).
+ *
+ * A call is kept as the user wrote it only when syntax proves the method is the repository's own: the
+ * receiver's value is an object literal, or an instance or the class of a class that declares the method
+ * and extends nothing, written in this file or in a module of the analyzed set it imports (through const
+ * bindings, `this.x` fields, imports and re-exports, and the returns of the repository's own factory
+ * functions). Anything else (a parameter, a package's export, a class that extends something, a name
+ * with `mcp`/`server` in it) is what the codemod decides, as before: it is usually the server.
+ */
+import type * as TS from 'typescript';
+import ts from '../typescript.cjs';
+import { owningClass, propertyNameText } from '../analyzer/ast.js';
+import { resolveBinding, type Binding } from '../analyzer/bindings.js';
+import type { FileIndex } from '../analyzer/file-index.js';
+import { calledFunction, topLevelDeclaration } from '../analyzer/functions.js';
+import { Project } from '../analyzer/project.js';
+
+/** The methods whose calls the codemod rewrites whatever their receiver (McpServer API and context transforms). */
+export const RECEIVER_BLIND_METHODS: ReadonlySet<string> = new Set(['tool', 'prompt', 'resource', 'registerTool', 'registerPrompt', 'registerResource']);
+
+export interface ForeignCall {
+  /** Offset of the method name (`tool` in `log.tool(`) in the file's text. */
+  at: number;
+  method: string;
+  /** The receiver as written (`log`, `this.audit`). */
+  receiver: string;
+}
+
+/** A call of one of those methods on a receiver not named like a server; only these files are parsed. */
+const CANDIDATE = /([\w$#\])]+)\s*\??\.\s*(?:tool|prompt|resource|registerTool|registerPrompt|registerResource)\s*\(/g;
+const MAX_DEPTH = 8;
+
+/**
+ * Per file of `targets` (absolute paths), the calls of the receiver-blind methods whose receiver is shown
+ * to be the repository's own object. `files` and `texts` are the run's whole set, as read (imports are
+ * followed into them; nothing is read from disk).
+ */
+export function foreignReceiverCalls(input: { cwd: string; files: readonly string[]; texts: ReadonlyMap<string, string>; targets: readonly string[] }): Map<string, ForeignCall[]> {
+  const found = new Map<string, ForeignCall[]>();
+  let project: Project | undefined;
+  for (const abs of input.targets) {
+    const text = input.texts.get(abs);
+    if (text === undefined || !hasCandidate(text)) continue;
+    project ??= new Project(input.cwd, input.files, undefined, input.texts);
+    const file = project.get(abs);
+    if (!file) continue;
+    const calls: ForeignCall[] = [];
+    const visit = (node: TS.Node): void => {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && RECEIVER_BLIND_METHODS.has(node.expression.name.text)) {
+        const callee = node.expression;
+        const receiver = callee.expression;
+        if (!namedLikeServer(receiver) && new Judge(project!).ownMethod(receiver, callee.name.text, file, 0)) {
+          calls.push({ at: callee.name.getStart(file.sf), method: callee.name.text, receiver: receiver.getText(file.sf) });
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file.sf);
+    if (calls.length > 0) found.set(abs, calls);
+  }
+  return found;
+}
+
+/** A cheap text test: a receiver-blind call on something whose last name is not server-like. */
+function hasCandidate(text: string): boolean {
+  for (const m of text.matchAll(CANDIDATE)) if (!hasServerWord(m[1])) return true;
+  return false;
+}
+
+/** The codemod's own test for a receiver "named like an MCP server": a camelCase / snake_case word `mcp` or `server` in its last name. */
+function hasServerWord(name: string): boolean {
+  return name.split(/[^a-zA-Z0-9]+|(?=[A-Z])/).filter(Boolean).some((word) => /^(mcp|server)$/i.test(word));
+}
+
+function namedLikeServer(receiver: TS.Expression): boolean {
+  const r = stripWrappers(receiver);
+  if (ts.isIdentifier(r) || ts.isPrivateIdentifier(r)) return hasServerWord(r.text);
+  if (ts.isPropertyAccessExpression(r)) return hasServerWord(r.name.text);
+  return false;
+}
+
+/** Follows a receiver to the value it holds; true only when that value is shown to declare `method` itself. */
+class Judge {
+  private readonly seen = new Set<TS.Node>();
+
+  constructor(private readonly project: Project) {}
+
+  ownMethod(expr: TS.Expression, method: string, file: FileIndex, depth: number): boolean {
+    const e = stripWrappers(expr);
+    if (depth > MAX_DEPTH || this.seen.has(e)) return false;
+    this.seen.add(e);
+    if (ts.isObjectLiteralExpression(e)) return declaresMember(e.properties, method);
+    if (ts.isIdentifier(e)) {
+      const b = resolveBinding(e, e.text);
+      return b ? this.binding(b, method, file, depth + 1) : false;
+    }
+    if (ts.isNewExpression(e)) {
+      const cls = this.classOf(e.expression, file, depth + 1);
+      return cls ? ownClassMember(cls.node, method, false) : false;
+    }
+    if (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.field(e, method, file, depth + 1);
+    if (e.kind === ts.SyntaxKind.ThisKeyword) {
+      const cls = ts.findAncestor(e, ts.isClassLike);
+      return cls ? ownClassMember(cls, method, false) : false;
+    }
+    if (ts.isCallExpression(e)) return this.returned(e, method, file, depth + 1);
+    return false;
+  }
+
+  /** What a declaration binds: a const's initializer, an imported module's declaration, a class (its static members). */
+  private binding(b: Binding, method: string, file: FileIndex, depth: number): boolean {
+    if (ts.isVariableDeclaration(b)) {
+      // a `let` may be reassigned to anything
+      const constant = (ts.getCombinedNodeFlags(b) & ts.NodeFlags.Const) !== 0;
+      return constant && ts.isIdentifier(b.name) && !!b.initializer && this.ownMethod(b.initializer, method, file, depth);
+    }
+    if (ts.isClassDeclaration(b)) return ownClassMember(b, method, true);
+    if (ts.isImportSpecifier(b) || ts.isImportClause(b)) {
+      const target = this.imported(b, file);
+      return target ? this.binding(target.decl, method, target.file, depth + 1) : false;
+    }
+    return false;
+  }
+
+  /** The declaration an import of a module of the analyzed set names there (never a package's). */
+  private imported(b: TS.ImportSpecifier | TS.ImportClause, file: FileIndex): { decl: Binding; file: FileIndex } | undefined {
+    if (ts.isImportSpecifier(b) && b.isTypeOnly) return undefined;
+    const decl = ts.isImportSpecifier(b) ? b.parent.parent.parent : b.parent;
+    if (decl.importClause?.isTypeOnly || !ts.isStringLiteral(decl.moduleSpecifier)) return undefined;
+    const name = ts.isImportSpecifier(b) ? (b.propertyName ?? b.name).text : 'default';
+    const target = this.project.resolveImport(file, decl.moduleSpecifier.text, name);
+    if (!target || 'namespace' in target) return undefined;
+    const local = topLevelDeclaration(target.file.sf, target.local);
+    return local ? { decl: local, file: target.file } : undefined;
+  }
+
+  /** The class a `new` expression makes, here or imported. */
+  private classOf(expr: TS.Expression, file: FileIndex, depth: number): { node: TS.ClassLikeDeclaration; file: FileIndex } | undefined {
+    const e = stripWrappers(expr);
+    if (ts.isClassExpression(e)) return { node: e, file };
+    if (!ts.isIdentifier(e) || depth > MAX_DEPTH) return undefined;
+    let b = resolveBinding(e, e.text);
+    let at = file;
+    if (b && (ts.isImportSpecifier(b) || ts.isImportClause(b))) {
+      const target = this.imported(b, file);
+      b = target?.decl;
+      if (target) at = target.file;
+    }
+    if (b && ts.isClassDeclaration(b)) return { node: b, file: at };
+    if (b && ts.isVariableDeclaration(b) && b.initializer && ts.isIdentifier(b.name) && ts.getCombinedNodeFlags(b) & ts.NodeFlags.Const) return this.classOf(b.initializer, at, depth + 1);
+    return undefined;
+  }
+
+  /** `this.name` inside a class: its field's initializer, or the one value the class's constructor assigns it. */
+  private field(access: TS.PropertyAccessExpression, method: string, file: FileIndex, depth: number): boolean {
+    let fn = ts.findAncestor(access.parent, ts.isFunctionLike);
+    while (fn && ts.isArrowFunction(fn)) fn = ts.findAncestor(fn.parent, ts.isFunctionLike);
+    const cls = fn && (ts.isMethodDeclaration(fn) || ts.isConstructorDeclaration(fn) || ts.isGetAccessor(fn) || ts.isSetAccessor(fn)) ? owningClass(fn) : undefined;
+    if (!cls) return false;
+    const name = access.name.text;
+    const values: TS.Expression[] = [];
+    for (const m of cls.members) {
+      if (ts.isPropertyDeclaration(m) && propertyNameText(m.name) === name && m.initializer) values.push(m.initializer);
+      if (ts.isConstructorDeclaration(m) && m.parameters.some((p) => ts.isIdentifier(p.name) && p.name.text === name && ts.getModifiers(p)?.length)) return false; // passed in: anything
+    }
+    // every assignment `this.name = …` in the class (a value set elsewhere may be a server)
+    const visit = (n: TS.Node): void => {
+      if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(n.left) && n.left.expression.kind === ts.SyntaxKind.ThisKeyword && n.left.name.text === name) values.push(n.right);
+      ts.forEachChild(n, visit);
+    };
+    for (const m of cls.members) if (!ts.isPropertyDeclaration(m)) visit(m);
+    return values.length > 0 && values.every((v) => this.ownMethod(v, method, file, depth));
+  }
+
+  /** A call of the repository's own function: every value it returns. */
+  private returned(call: TS.CallExpression, method: string, file: FileIndex, depth: number): boolean {
+    const target = calledFunction(call.expression, file, this.project);
+    const body = target?.fn.body;
+    if (!target || !body) return false;
+    if (!ts.isBlock(body)) return this.ownMethod(body, method, target.file, depth);
+    const values: TS.Expression[] = [];
+    let bare = false;
+    const visit = (n: TS.Node): void => {
+      if (ts.isReturnStatement(n)) {
+        if (n.expression) values.push(n.expression);
+        else bare = true;
+      } else if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) ts.forEachChild(n, visit);
+    };
+    ts.forEachChild(body, visit);
+    return !bare && values.length > 0 && values.every((v) => this.ownMethod(v, method, target.file, depth));
+  }
+}
+
+/** Does an object literal declare the member itself (not through a spread)? */
+function declaresMember(properties: TS.NodeArray<TS.ObjectLiteralElementLike>, name: string): boolean {
+  return properties.some((p) => !ts.isSpreadAssignment(p) && propertyNameText(p.name) === name);
+}
+
+/** Does a class that extends nothing declare the member (static for calls on the class itself)? */
+function ownClassMember(cls: TS.ClassLikeDeclaration, name: string, isStatic: boolean): boolean {
+  if (cls.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword)) return false;
+  return cls.members.some((m) => {
+    if (!(ts.isMethodDeclaration(m) || ts.isPropertyDeclaration(m) || ts.isGetAccessor(m)) || propertyNameText(m.name) !== name) return false;
+    const staticMember = !!ts.getModifiers(m)?.some((mod) => mod.kind === ts.SyntaxKind.StaticKeyword);
+    return staticMember === isStatic;
+  });
+}
+
+function stripWrappers(e: TS.Expression): TS.Expression {
+  let n = e;
+  while (ts.isParenthesizedExpression(n) || ts.isNonNullExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isTypeAssertionExpression(n)) n = n.expression;
+  return n;
+}
