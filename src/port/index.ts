@@ -218,7 +218,7 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     // the codemod renames `x.tool(…)` whatever `x` is: calls on the repository's own objects stay as written
     const foreign = foreignReceiverCalls({ cwd, files: readable.map((wf) => wf.abs), texts: new Map(readable.map((wf) => [wf.abs, wf.original])), targets: v1.map((wf) => wf.abs) });
     for (const wf of v1) wf.keptCalls = foreign.get(wf.abs) ?? [];
-    const jobs = v1.map((wf) => ({ source: wf.original, path: wf.abs, projectType: projectTypes.get(layout.packageRootOf(wf.abs)), keep: wf.keptCalls.map((c) => c.at) }));
+    const jobs = v1.map((wf) => ({ source: wf.original, path: wf.abs, projectType: projectTypes.get(layout.packageRootOf(wf.abs)), keep: wf.keptCalls.flatMap((c) => c.names) }));
     const prepare = deps.prepareTypes && (() => deps.prepareTypes!({ cwd, files: readable.map((wf) => wf.abs), texts: new Map(readable.map((wf) => [wf.abs, wf.original])) }));
     const outcomes = await migrateV1Files(jobs, prepare);
     v1.forEach((wf, i) => {

@@ -29,6 +29,11 @@ export const RECEIVER_BLIND_METHODS: ReadonlySet<string> = new Set(['tool', 'pro
 export interface ForeignCall {
   /** Offset of the method name (`tool` in `log.tool(`) in the file's text. */
   at: number;
+  /**
+   * Offsets of every name to shield: the method's, and each `extra` the call's own callbacks declare and
+   * read (the codemod renames every `extra` inside a server handler's body, a nested callback's too).
+   */
+  names: number[];
   method: string;
   /** The receiver as written (`log`, `this.audit`). */
   receiver: string;
@@ -58,7 +63,8 @@ export function foreignReceiverCalls(input: { cwd: string; files: readonly strin
         const callee = node.expression;
         const receiver = callee.expression;
         if (!namedLikeServer(receiver) && new Judge(project!).ownMethod(receiver, callee.name.text, file, 0)) {
-          calls.push({ at: callee.name.getStart(file.sf), method: callee.name.text, receiver: receiver.getText(file.sf) });
+          const at = callee.name.getStart(file.sf);
+          calls.push({ at, names: [at, ...ownExtras(node, file.sf)], method: callee.name.text, receiver: receiver.getText(file.sf) });
         }
       }
       ts.forEachChild(node, visit);
@@ -67,6 +73,23 @@ export function foreignReceiverCalls(input: { cwd: string; files: readonly strin
     if (calls.length > 0) found.set(abs, calls);
   }
   return found;
+}
+
+/** The codemod's name for a handler's context parameter, which it renames to `ctx` wherever it sees it. */
+const EXTRA = 'extra';
+
+/** Offsets of the `extra` parameters a call's own callbacks declare, and of their reads. */
+function ownExtras(call: TS.CallExpression, sf: TS.SourceFile): number[] {
+  const out: number[] = [];
+  const visit = (n: TS.Node): void => {
+    if (ts.isIdentifier(n) && n.text === EXTRA) {
+      const b = ts.isParameter(n.parent) && n.parent.name === n ? n.parent : resolveBinding(n, EXTRA);
+      if (b && ts.isParameter(b) && b.pos >= call.arguments.pos && b.end <= call.arguments.end) out.push(n.getStart(sf));
+    }
+    ts.forEachChild(n, visit);
+  };
+  for (const arg of call.arguments) visit(arg);
+  return out;
 }
 
 /** A cheap text test: a receiver-blind call on something whose last name is not server-like. */
@@ -125,19 +148,27 @@ class Judge {
     if (ts.isClassDeclaration(b)) return ownClassMember(b, method, true);
     if (ts.isImportSpecifier(b) || ts.isImportClause(b)) {
       const target = this.imported(b, file);
-      return target ? this.binding(target.decl, method, target.file, depth + 1) : false;
+      if (!target) return false;
+      return 'decl' in target ? this.binding(target.decl, method, target.file, depth + 1) : this.ownMethod(target.value, method, target.file, depth + 1);
     }
     return false;
   }
 
   /** The declaration an import of a module of the analyzed set names there (never a package's). */
-  private imported(b: TS.ImportSpecifier | TS.ImportClause, file: FileIndex): { decl: Binding; file: FileIndex } | undefined {
+  private imported(b: TS.ImportSpecifier | TS.ImportClause, file: FileIndex): ({ decl: Binding } | { value: TS.Expression }) & { file: FileIndex } | undefined {
     if (ts.isImportSpecifier(b) && b.isTypeOnly) return undefined;
     const decl = ts.isImportSpecifier(b) ? b.parent.parent.parent : b.parent;
     if (decl.importClause?.isTypeOnly || !ts.isStringLiteral(decl.moduleSpecifier)) return undefined;
+    const spec = decl.moduleSpecifier.text;
     const name = ts.isImportSpecifier(b) ? (b.propertyName ?? b.name).text : 'default';
-    const target = this.project.resolveImport(file, decl.moduleSpecifier.text, name);
-    if (!target || 'namespace' in target) return undefined;
+    const target = this.project.resolveImport(file, spec, name);
+    if (!target) {
+      // `export default { … }` names no declaration: the exported value itself
+      const module = name === 'default' && this.project.isLocalSpecifier(spec, file.file) ? this.project.resolveModule(file, spec) : null;
+      const assigned = module?.sf.statements.find((st): st is TS.ExportAssignment => ts.isExportAssignment(st) && !st.isExportEquals);
+      return module && assigned ? { value: assigned.expression, file: module } : undefined;
+    }
+    if ('namespace' in target) return undefined;
     const local = topLevelDeclaration(target.file.sf, target.local);
     return local ? { decl: local, file: target.file } : undefined;
   }
@@ -151,6 +182,7 @@ class Judge {
     let at = file;
     if (b && (ts.isImportSpecifier(b) || ts.isImportClause(b))) {
       const target = this.imported(b, file);
+      if (target && 'value' in target) return ts.isClassExpression(target.value) ? { node: target.value, file: target.file } : undefined;
       b = target?.decl;
       if (target) at = target.file;
     }

@@ -31,7 +31,7 @@ import { MARKERS } from '../vocabulary.js';
 import { importsToRequires, requiresToImports } from './cjs-bridge.js';
 import { moduleSystemOf, type ModuleSystem } from './helper-file.js';
 import { linesInsideLiterals, restoreIndentation } from './v1-indentation.js';
-import { shieldMethodNames, unshieldMethodNames } from './v1-kept-calls.js';
+import { shieldNames, unshieldNames } from './v1-kept-calls.js';
 import { inferProjectType, type ProjectType } from './v1-detect.js';
 import { findV1OnlyCalls } from './v1-only-calls.js';
 
@@ -110,7 +110,7 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
   // Same framing the codemod runner restores: the shebang and the blank lines after it.
   const shebang = /^#![^\n]*\n(?:[ \t]*\r?\n)*/.exec(body)?.[0] ?? '';
   // `keep` counts in `source`: the calls to keep, by the offset of their method name
-  const shielded = shieldMethodNames(body.slice(shebang.length), (input.keep ?? []).map((at) => at - bom.length - shebang.length));
+  const shielded = shieldNames(body.slice(shebang.length), (input.keep ?? []).map((at) => at - bom.length - shebang.length));
   const original = shielded.text;
   const commonJs = (input.module ?? moduleSystemOf(input.path, original, 'commonjs')) === 'cjs';
   let text = commonJs ? requiresToImports(original, input.path) : original;
@@ -154,13 +154,13 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
     const shebangLines = (shebang.match(/\n/g) ?? []).length;
     // a comment inserted at or above a line pushes it down by one
     const shift = (line: number) => shebangLines + commented.insertedAt.filter((at) => at <= line).length;
-    const out = changes === 0 && leftovers.length === 0 && commented.insertedAt.length === 0 ? source : bom + shebang + unshieldMethodNames(commented.text);
+    const out = changes === 0 && leftovers.length === 0 && commented.insertedAt.length === 0 ? source : bom + shebang + unshieldNames(commented.text);
     return {
       source: out,
       changed: out !== source,
       changes,
       codemodMarkers: commented.insertedAt.length,
-      diagnostics: kept2.map((d) => ({ level: d.level as V1Diagnostic['level'], line: d.line + shift(d.line), message: unshieldMethodNames(d.message) })),
+      diagnostics: kept2.map((d) => ({ level: d.level as V1Diagnostic['level'], line: d.line + shift(d.line), message: unshieldNames(d.message) })),
       v1OnlyCalls: leftovers.map((c) => c.line + shift(c.line)),
       kept: shielded.count,
     };
