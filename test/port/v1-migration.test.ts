@@ -7,6 +7,7 @@ import { importsToRequires, requiresToImports } from '../../src/port/cjs-bridge.
 import { runPort } from '../../src/port/index.js';
 import { countCodemodMarkers, inferProjectType, isV1Source, migrateV1Source } from '../../src/port/v1-migration.js';
 import { findV1OnlyCalls } from '../../src/port/v1-only-calls.js';
+import { foreignReceiverCalls } from '../../src/port/v1-foreign-receivers.js';
 import { copyFixture, removeDir, repoRoot } from './helpers.js';
 
 const mini = join(repoRoot, 'fixtures/port/v1-mini/src');
@@ -106,6 +107,35 @@ describe('migrateV1Source', () => {
       run(getMigration('v1-to-v2')!, { targetDir: dir });
       const lines = (text: string) => text.split('\n').map((l) => l.trimStart());
       for (const [f, text] of ours) expect(lines(text), f).toEqual(lines(readFileSync(join(dir, 'src', f), 'utf8')));
+    });
+
+    it('differs from `run()` only on the calls of the repository\'s own objects it keeps, which stay as written (fixtures/port/v1-own-logger)', () => {
+      // the intended difference (docs/port.md, "The codemod's receiver-blind renames"): `run()` renames
+      // `log.tool(…)` on a server's own logger as if it were McpServer's; the port keeps those calls
+      dir = copyFixture('port', 'v1-own-logger');
+      const files = readdirSync(join(dir, 'src')).map((f) => join(dir!, 'src', f));
+      const before = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
+      const keep = foreignReceiverCalls({ cwd: dir, files, texts: before, targets: files });
+      const ours = new Map([...before].map(([f, text]) => [f, migrateV1Source({ source: text, path: f, projectType: inferProjectType(before.values()), keep: keep.get(f)?.flatMap((c) => c.names) }).source]));
+      run(getMigration('v1-to-v2')!, { targetDir: dir });
+      const lines = (text: string) => text.split('\n').map((l) => l.trimStart());
+      const differing: string[] = [];
+      for (const [f, text] of ours) {
+        const mine = lines(text);
+        const theirs = lines(readFileSync(f, 'utf8'));
+        const input = lines(before.get(f)!);
+        expect(mine.length, f).toBe(theirs.length);
+        const keptLines = new Set((keep.get(f) ?? []).map((c) => before.get(f)!.slice(0, c.at).split('\n').length - 1));
+        mine.forEach((line, i) => {
+          if (line === theirs[i]) return;
+          differing.push(`${f.slice(dir!.length + 1)}:${i + 1}`);
+          // where they differ, ours is the input's line and holds a kept call
+          expect(keptLines.has(i), `${f}:${i + 1}`).toBe(true);
+          expect(line, `${f}:${i + 1}`).toBe(input[i]);
+        });
+      }
+      // every kept call the codemod rewrites: the logger's, the audit trail's (not report.ts's: no McpServer import there)
+      expect(differing).toEqual(['src/server.ts:12', 'src/server.ts:15', 'src/server.ts:21', 'src/server.ts:27', 'src/server.ts:35']);
     });
 
     it("keeps each line's own indentation where the codemod's printer moved it, and never a literal's text", () => {
