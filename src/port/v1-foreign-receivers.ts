@@ -69,7 +69,12 @@ export function foreignReceiverCalls(input: { cwd: string; files: readonly strin
       }
       ts.forEachChild(node, visit);
     };
-    visit(file.sf);
+    try {
+      visit(file.sf);
+    } catch {
+      // an answer this file cannot give is the codemod's, as before: nothing kept
+      continue;
+    }
     if (calls.length > 0) found.set(abs, calls);
   }
   return found;
