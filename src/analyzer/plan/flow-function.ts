@@ -14,7 +14,7 @@ import type { ReasonId } from '../reasons.js';
 import { GLOBAL_OBJECTS, TIMER_STARTS } from './builtins.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
-import { heldAcrossAsk, type HeldContext } from './held-values.js';
+import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
 import { narrowedReads } from './narrowing.js';
 import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
 import { isWrite } from './references.js';
@@ -295,7 +295,7 @@ class FunctionPlanner {
       const carry = this.carry(e);
       const awaits = ts.isAwaitExpression(e) || containsAwait(e);
       // a closure made before the ask and called after it (types, or the function called, say so)
-      const held = carry !== true ? heldAcrossAsk(e, declaredBy(e), this.heldContext()) : undefined;
+      const held = (carry !== true ? heldAcrossAsk(e, declaredBy(e), this.heldContext()) : undefined) ?? heldPromise(e, declaredBy(e), this.heldContext());
       if (held) {
         this.out.blocking.push(held);
         return;

@@ -55,6 +55,21 @@ export function heldAcrossAsk(e: ts.Expression, names: readonly string[], contex
 }
 
 /**
+ * A promise made with `new Promise(…)` before an ask and awaited after it: the deferred pattern, settled by
+ * a callback (a form's POST, a redirect, a notifier) that fires only after the user acted on the question.
+ * Memoized, the round would wait for it before asking (and never ask); made again, each round would hold
+ * its own, and only the one of the round that completes could be settled. A human must decide.
+ */
+export function heldPromise(e: ts.Expression, names: readonly string[], context: HeldContext): HeldValue | undefined {
+  const made = unwrap(e);
+  if (names.length === 0 || !ts.isNewExpression(made) || memberChain(made.expression).join('.') !== 'Promise') return undefined;
+  const askEnd = Math.min(...context.askPoints.filter((p) => p.start >= e.end).map((p) => p.awaitEnd));
+  if (!Number.isFinite(askEnd) || !readAfter(names, askEnd, e, context.fn)) return undefined;
+  const list = names.map((n) => `\`${n}\``).join(', ');
+  return { reason: 'not-carryable', detail: `${list} (a promise made before the question and awaited after the answer: what settles it would have to outlive the round)` };
+}
+
+/**
  * The judge for a function's body: the planner's for one of this file; for one in another file (found by
  * the checker), one that knows none of that file's imports or functions, so a call of its own helpers
  * counts as an effect rather than being looked up among this file's.

@@ -234,8 +234,12 @@ class PlanBuilder {
       if (e.blocking.length === 0) continue;
       for (const unit of units) {
         const passer = unit.registration && passingFunction(unit.registration, unit.end.fn);
-        if (passer !== flow.fn && !unit.routes.some(({ route }) => route.end.fn === flow.fn || route.via.some((v) => v.fn === flow.fn))) continue;
-        for (const input of unit.inputs) {
+        // the registered function (or the one that hands its result on) holds back every site it reaches;
+        // a function further on (one tool of a table that a shared function dispatches to) only the sites
+        // whose routes cross it: the others are still ported
+        const shared = passer === flow.fn || unit.end.fn === flow.fn;
+        const crossing = shared ? [...unit.inputs] : unit.routes.filter(({ route }) => route.via.some((v) => v.fn === flow.fn)).map((r) => r.input);
+        for (const input of new Set(crossing)) {
           for (const b of e.blocking) {
             add(input, b.reason, unit);
             this.detail(input.site, b.reason, b.detail);
