@@ -88,7 +88,12 @@ export class FileEmitter {
 
   functionEdits(e: FunctionEdits): void {
     for (const m of e.memos) {
-      this.plan_.memos.push({ ...m, ...this.span(m.start, m.end), ...(m.awaitStart !== undefined ? { awaitStart: this.at(m.awaitStart) } : {}) });
+      this.plan_.memos.push({
+        ...m,
+        ...this.span(m.start, m.end),
+        ...(m.awaitStart !== undefined ? { awaitStart: this.at(m.awaitStart) } : {}),
+        ...(m.narrowedPaths ? { narrowedPaths: m.narrowedPaths.map((p) => ({ ...this.span(p.start, p.end), param: p.param })) } : {}),
+      });
       this.used.add('once');
       if (m.restored) this.used.add('binding');
     }

@@ -15,7 +15,7 @@ import { GLOBAL_OBJECTS, TIMER_STARTS } from './builtins.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
 import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
-import { narrowedReads } from './narrowing.js';
+import { narrowedPaths, narrowedReads } from './narrowing.js';
 import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
 import { isWrite } from './references.js';
 import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, Span } from './model.js';
@@ -367,6 +367,15 @@ class FunctionPlanner {
     const checker = this.context.checker();
     const narrowed = checker && isTypeScript(this.flow.file) ? narrowedReads(value, checker) : [];
     if (narrowed.length > 0) memo.narrowed = narrowed;
+    const paths = checker && isTypeScript(this.flow.file) ? narrowedPaths(value, checker, narrowed) : [];
+    if (paths.length > 0) {
+      const taken: string[] = [...narrowed];
+      memo.narrowedPaths = paths.map((p) => {
+        const param = freshName(this.flow.fn, p.name.text, taken);
+        taken.push(param);
+        return { start: p.getStart(), end: p.end, param };
+      });
+    }
     return memo;
   }
 

@@ -63,6 +63,12 @@ export interface PlanMemo extends Span {
    * around it, `await ((x) => once(() => f(x)))(x)`.
    */
   narrowed?: string[];
+  /**
+   * Property paths E reads that a check narrowed (`r.content` after `if (r.content.type === 'text')`),
+   * handed in the same way under a fresh name that replaces them in the thunk:
+   * `await ((content) => once(() => Ok(content.text)))(r.content)`.
+   */
+  narrowedPaths?: { start: number; end: number; param: string }[];
   /** A read of outer state narrowed past null/undefined (outer-state.ts): `(await once(() => token))!`. */
   nonNull?: boolean;
   /**

@@ -81,3 +81,68 @@ function declaringScope(decl: ts.Node): ts.Node {
   for (let n = decl.parent; n; n = n.parent) if (isFunctionLike(n) || ts.isSourceFile(n)) return n;
   return decl.getSourceFile();
 }
+
+/**
+ * Property paths read in `value` (outside nested functions) that a check narrowed (`r.content` after
+ * `if (r.content.type === 'text')`): TypeScript keeps no narrowing of a property path inside a closure,
+ * whatever its root. The shortest narrowed part of each chain, in order; none rooted at a name in `skip`
+ * (already handed in whole) or written by the expression itself.
+ */
+export function narrowedPaths(value: ts.Expression, checker: ts.TypeChecker, skip: readonly string[]): ts.PropertyAccessExpression[] {
+  const out: ts.PropertyAccessExpression[] = [];
+  const visit = (n: ts.Node): void => {
+    if (isFunctionLike(n)) return;
+    if (ts.isPropertyAccessExpression(n)) {
+      const narrowed = shortestNarrowed(n, checker);
+      if (narrowed && !skip.includes(rootName(narrowed) ?? '') && !writes(value, narrowed)) {
+        out.push(narrowed);
+        return;
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(value);
+  return out;
+}
+
+/** `a.b.c`: the first of `a.b`, `a.b.c` whose type here is narrower than its property's declared type. */
+function shortestNarrowed(chain: ts.PropertyAccessExpression, checker: ts.TypeChecker): ts.PropertyAccessExpression | undefined {
+  const parts: ts.PropertyAccessExpression[] = [];
+  for (let e: ts.Expression = chain; ts.isPropertyAccessExpression(e); e = e.expression) parts.unshift(e);
+  if (!ts.isIdentifier(parts[0].expression) && parts[0].expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined; // a call, an index: left alone
+  for (const part of parts) {
+    if (ts.isPrivateIdentifier(part.name)) return undefined;
+    if (isWriteTarget(part)) return undefined;
+    const symbol = checker.getSymbolAtLocation(part.name);
+    if (!symbol) return undefined;
+    const declared = checker.getTypeOfSymbol(symbol);
+    const here = checker.getTypeAtLocation(part);
+    if (!checker.isTypeAssignableTo(declared, here)) return part;
+  }
+  return undefined;
+}
+
+function rootName(e: ts.PropertyAccessExpression): string | undefined {
+  let root: ts.Expression = e;
+  while (ts.isPropertyAccessExpression(root)) root = root.expression;
+  return ts.isIdentifier(root) ? root.text : undefined;
+}
+
+function isWriteTarget(e: ts.Expression): boolean {
+  const p = e.parent;
+  if (ts.isBinaryExpression(p) && p.left === e && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return true;
+  return (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p) || ts.isDeleteExpression(p)) && (ts.isDeleteExpression(p) || p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken);
+}
+
+/** Does `value` assign the path (or a part of it) anywhere? */
+function writes(value: ts.Expression, path: ts.PropertyAccessExpression): boolean {
+  const text = path.getText();
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if ((ts.isPropertyAccessExpression(n) || ts.isIdentifier(n)) && isWriteTarget(n) && text.startsWith(n.getText())) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(value);
+  return found;
+}
