@@ -11,8 +11,8 @@
  * A call is kept as the user wrote it only when syntax proves the method is the repository's own: the
  * receiver's value is an object literal, or an instance or the class of a class that declares the method
  * and extends nothing, written in this file or in a module of the analyzed set it imports (through const
- * bindings, `this.x` fields, imports and re-exports, and the returns of the repository's own factory
- * functions). Anything else (a parameter, a package's export, a class that extends something, a name
+ * bindings, `this.x` fields, imports and re-exports, CommonJS `require` of `module.exports` / `exports.x`,
+ * and the returns of the repository's own factory functions). Anything else (a parameter, a package's export, a class that extends something, a name
  * with `mcp`/`server` in it) is what the codemod decides, as before: it is usually the server.
  */
 import type * as TS from 'typescript';
@@ -139,8 +139,46 @@ class Judge {
       const cls = ts.findAncestor(e, ts.isClassLike);
       return cls ? ownClassMember(cls, method, false) : false;
     }
-    if (ts.isCallExpression(e)) return this.returned(e, method, file, depth + 1);
+    if (ts.isCallExpression(e)) {
+      const required = this.required(e, file);
+      if (required) return required.value ? this.ownMethod(required.value, method, required.file, depth + 1) : false;
+      return this.returned(e, method, file, depth + 1);
+    }
     return false;
+  }
+
+  /**
+   * `require('./x')` of a module of the analyzed set: the value it assigns `module.exports` (undefined
+   * `value` when it assigns none, or exports by `exports.name = …`); undefined for any other call.
+   */
+  private required(call: TS.CallExpression, file: FileIndex): { value?: TS.Expression; file: FileIndex; module?: FileIndex } | undefined {
+    if (!ts.isIdentifier(call.expression) || call.expression.text !== 'require' || call.arguments.length !== 1 || !ts.isStringLiteralLike(call.arguments[0])) return undefined;
+    const abs = this.project.localModule(file.file, call.arguments[0].text);
+    const module = abs ? this.project.get(abs) : null;
+    if (!module) return { file };
+    const assigned = commonJsExports(module.sf).filter((x) => x.name === undefined);
+    return { value: assigned.length === 1 ? assigned[0].value : undefined, file: module, module };
+  }
+
+  /** `name` of the object a CommonJS module exports: `exports.name = …`, or a member of the object literal (or const bound to one) it assigns `module.exports`. */
+  private requiredMember(call: TS.CallExpression, name: string, file: FileIndex): { value: TS.Expression; file: FileIndex } | undefined {
+    const required = this.required(call, file);
+    if (!required?.module) return undefined;
+    const exports = commonJsExports(required.module.sf);
+    const named = exports.filter((x) => x.name === name);
+    if (named.length === 1 && exports.every((x) => x.name !== undefined)) return { value: named[0].value, file: required.module };
+    if (exports.length !== 1 || !required.value) return undefined;
+    let obj = stripWrappers(required.value);
+    if (ts.isIdentifier(obj)) {
+      const b = resolveBinding(obj, obj.text);
+      if (b && ts.isVariableDeclaration(b) && b.initializer && ts.getCombinedNodeFlags(b) & ts.NodeFlags.Const) obj = stripWrappers(b.initializer);
+    }
+    if (!ts.isObjectLiteralExpression(obj)) return undefined;
+    for (const p of obj.properties) {
+      if (ts.isPropertyAssignment(p) && propertyNameText(p.name) === name) return { value: p.initializer, file: required.module };
+      if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) return { value: p.name, file: required.module };
+    }
+    return undefined;
   }
 
   /** What a declaration binds: a const's initializer, an imported module's declaration, a class (its static members). */
@@ -149,6 +187,16 @@ class Judge {
       // a `let` may be reassigned to anything
       const constant = (ts.getCombinedNodeFlags(b) & ts.NodeFlags.Const) !== 0;
       return constant && ts.isIdentifier(b.name) && !!b.initializer && this.ownMethod(b.initializer, method, file, depth);
+    }
+    if (ts.isBindingElement(b)) {
+      // `const { log } = require('./logger')`
+      const holder = b.parent.parent;
+      const name = propertyNameText(b.propertyName ?? b.name);
+      if (!ts.isObjectBindingPattern(b.parent) || !ts.isVariableDeclaration(holder) || b.dotDotDotToken || name === undefined) return false;
+      const init = holder.initializer && stripWrappers(holder.initializer);
+      const constant = (ts.getCombinedNodeFlags(holder) & ts.NodeFlags.Const) !== 0;
+      const member = constant && init && ts.isCallExpression(init) ? this.requiredMember(init, name, file) : undefined;
+      return member ? this.ownMethod(member.value, method, member.file, depth + 1) : false;
     }
     if (ts.isClassDeclaration(b)) return ownClassMember(b, method, true);
     if (ts.isImportSpecifier(b) || ts.isImportClause(b)) {
@@ -234,6 +282,19 @@ class Judge {
     ts.forEachChild(body, visit);
     return !bare && values.length > 0 && values.every((v) => this.ownMethod(v, method, target.file, depth));
   }
+}
+
+/** A CommonJS module's top-level export assignments: `module.exports = v` (no name), `module.exports.n = v` and `exports.n = v`. */
+function commonJsExports(sf: TS.SourceFile): { name?: string; value: TS.Expression }[] {
+  const out: { name?: string; value: TS.Expression }[] = [];
+  const isModuleExports = (e: TS.Expression) => ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'module' && e.name.text === 'exports';
+  for (const st of sf.statements) {
+    if (!ts.isExpressionStatement(st) || !ts.isBinaryExpression(st.expression) || st.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+    const { left, right } = st.expression;
+    if (isModuleExports(left)) out.push({ value: right });
+    else if (ts.isPropertyAccessExpression(left) && (isModuleExports(left.expression) || (ts.isIdentifier(left.expression) && left.expression.text === 'exports'))) out.push({ name: left.name.text, value: right });
+  }
+  return out;
 }
 
 /** Does an object literal declare the member itself (not through a spread)? */

@@ -123,6 +123,46 @@ describe('foreignReceiverCalls: what proves a receiver is the repository’s own
     expect(kept(files)).toEqual([]);
   });
 
+  it('follows CommonJS: require of module.exports, of exports.name, destructured', () => {
+    const texts = new Map([
+      ['/p/src/log.js', `const log = { tool(a, b) {}, prompt(a, b) {} };\nmodule.exports = log;\n`],
+      ['/p/src/trail.js', `class Trail { tool(n, f) {} }\nexports.trail = new Trail();\nexports.other = 1;\n`],
+      ['/p/src/mixed.js', `module.exports = { audit: { resource(a, b, c) {} } };\n`],
+      [
+        '/p/src/main.js',
+        [
+          `const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');`,
+          `const log = require('./log.js');`,
+          `const { trail } = require('./trail');`,
+          `const { audit } = require('./mixed.js');`,
+          `const { missing } = require('./nowhere.js');`,
+          `log.tool('x', 'invoked');`,
+          `trail.tool('t', (extra) => extra);`,
+          `audit.resource('r', 'file:///r', () => {});`,
+          `missing.tool('t', () => {});`,
+          `const server = new McpServer({ name: 's', version: '1' });`,
+          `server.tool('t', async () => ({ content: [] }));`,
+          ``,
+        ].join('\n'),
+      ],
+    ]);
+    const found = foreignReceiverCalls({ cwd: '/p', files: [...texts.keys()], texts, targets: ['/p/src/main.js'] }).get('/p/src/main.js') ?? [];
+    expect(found.map((c) => `${c.receiver}.${c.method}`)).toEqual(['log.tool', 'trail.tool', 'audit.resource']);
+    const source = texts.get('/p/src/main.js')!;
+    const r = migrateV1Source({ source, path: '/p/src/main.js', projectType: 'server', keep: found.flatMap((c) => c.names) });
+    const lines = r.source.split('\n');
+    expect(lines[0]).toBe(`const { McpServer } = require("@modelcontextprotocol/server");`);
+    // the codemod's import merge leaves a blank line below the requires; the rest is the input's, but for the
+    // server's call and the undecided `missing` (a module not in the set): both are the codemod's
+    const input = source.split('\n');
+    expect(lines.filter((l) => l !== '').slice(1)).toEqual([
+      ...input.slice(1, 8),
+      `missing.registerTool('t', {}, () => {});`,
+      input[9],
+      `server.registerTool('t', {}, async () => ({ content: [] }));`,
+    ]);
+  });
+
   it('parses no file without a candidate call', () => {
     const texts = new Map([['/p/a.ts', `${V1}server.tool('t', () => ({ content: [] }));\nthis.mcp.registerTool('x', {}, () => ({ content: [] }));\n`]]);
     expect(foreignReceiverCalls({ cwd: '/p', files: ['/p/a.ts'], texts, targets: ['/p/a.ts'] })).toEqual(new Map());
