@@ -344,18 +344,17 @@ describe('analyze with plan.edits false (what analyze and check run)', () => {
 
   // without plans the builder records no edits (it skips the emitter): the verdicts must not move on any
   // shape the port handles, refuses or marks
-  it('gives the same report on every site fixture and every resumable-handlers input', () => {
-    for (const dir of ['../../fixtures/sites', '../../fixtures/transforms/resumable-handlers']) {
-      const root = resolve(import.meta.dirname, dir);
-      const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
-        .filter((f) => /\.[cm]?[jt]sx?$/.test(f) && !f.endsWith('.output.ts'))
-        .map((f) => join(root, f));
-      expect(files.length).toBeGreaterThan(20);
-      const full = analyze({ cwd: root, files });
-      const verdicts = analyze({ cwd: root, files, plan: { edits: false } });
-      expect(full.plans.length).toBeGreaterThan(10);
-      expect(full.report.summary.manual + full.report.summary.unportable).toBeGreaterThan(0);
-      expect(verdicts.report).toEqual(full.report);
-    }
+  // (the port engine's inputs: the shapes the plan ports, refuses and marks; about 3 s of CPU for both runs)
+  it('gives the same report on every resumable-handlers input', () => {
+    const root = resolve(import.meta.dirname, '../../fixtures/transforms/resumable-handlers');
+    const files = readdirSync(root)
+      .filter((f) => /\.input\.[cm]?[jt]sx?$/.test(f))
+      .map((f) => join(root, f));
+    expect(files.length).toBeGreaterThan(20);
+    const full = analyze({ cwd: root, files });
+    const verdicts = analyze({ cwd: root, files, plan: { edits: false } });
+    expect(full.plans.length).toBeGreaterThan(10);
+    expect(full.report.summary.manual).toBeGreaterThan(0);
+    expect(verdicts.report).toEqual(full.report);
   });
 });
