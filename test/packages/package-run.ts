@@ -5,19 +5,17 @@
  * (`replica-launcher.mjs`), 2026 era. Both are driven by the real @modelcontextprotocol/client.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { compiledScript } from '../compiled.js';
+import { compileTypeScript } from '../compile-typescript.js';
 import { makeClient, REPO_ROOT, roundRobinFetch, whenListening, type AnswerScript, type AskCounts, type Replica, type RoutedRequest } from '../e2e/harness.js';
 
-/** tsx's loader by URL: TypeScript replicas run from folders with no node_modules of their own. */
-const TSX = pathToFileURL(createRequire(join(REPO_ROOT, 'package.json')).resolve('tsx')).href;
 const LAUNCHER = fileURLToPath(new URL('./replica-launcher.mjs', import.meta.url));
 const REPLICA_START_TIMEOUT_MS = 180_000;
 /** A CLI port and a dozen node processes: minutes when the suite loads the machine (only a hang should hit this). */
@@ -89,8 +87,6 @@ export interface PackageReplicaOptions {
   readonly serverFile: string;
   readonly factory: string;
   readonly modules: 'esm' | 'cjs';
-  /** A TypeScript package runs under tsx; a JavaScript one with plain node. */
-  readonly tsx?: boolean;
   readonly env: Record<string, string>;
 }
 
@@ -99,10 +95,27 @@ export interface PackageReplica extends Replica {
   readonly process: ChildProcess;
 }
 
+/**
+ * A TypeScript package's `src/` as JavaScript under `<dir>/js/` (same names, `.js`), compiled as tsx
+ * compiles each module it loads (test/compile-typescript.ts), so its replicas start in plain Node: tsx's
+ * loader cost each replica 0.3–2 s of CPU. The copy's package.json (`type`) and node_modules apply to
+ * `js/` as to `src/`. Returns the compiled path of a source file (`server.ts` → `<dir>/js/server.js`).
+ */
+export function compileSourcesForNode(dir: string): (file: string) => string {
+  const src = join(dir, 'src');
+  const out = join(dir, 'js');
+  for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => /\.[cm]?ts$/.test(f) && !f.endsWith('.d.ts'))) {
+    const to = join(out, file.replace(/ts$/, 'js'));
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, compileTypeScript(readFileSync(join(src, file), 'utf8'), join(src, file)));
+  }
+  return (file) => join(out, file.replace(/ts$/, 'js'));
+}
+
 /** Starts one replica process of a ported package; resolves once it listens. */
 export function startPackageReplica(name: string, options: PackageReplicaOptions): Promise<PackageReplica> {
-  const child = spawn(process.execPath, [...(options.tsx ? ['--import', TSX] : []), LAUNCHER], {
-    cwd: REPO_ROOT, // tsx resolves from here; the package's own imports resolve from its files
+  const child = spawn(process.execPath, [LAUNCHER], {
+    cwd: REPO_ROOT, // the package's own imports resolve from its files
     env: {
       ...process.env,
       ...options.env,

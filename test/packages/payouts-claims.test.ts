@@ -1,6 +1,7 @@
 // fixtures/packages/payouts-ts, a legacy TypeScript package, ported by the real CLI with `--claims redis`
-// and run as two replica processes (tsx) sharing one real redis-server: a completed final round replayed
-// on the other replica (once, and 200 times at once) sends no second payout, and the replay gets the
+// and run as two replica processes (its sources compiled as tsx compiles them, then plain node) sharing
+// one real redis-server: a completed final round replayed on the other replica (once, and 200 times at
+// once) sends no second payout, and the replay gets the
 // documented refusal; the probe with --allow-effects passes every check, and fails replay-final on a
 // copy whose claim the test removed; Redis killed mid-run fails the calls closed. Ported with
 // `--claims memory`, a replay on the same replica is refused, and one on another replica is not.
@@ -13,7 +14,7 @@ import type { ProbeReport } from '../../src/probe/model.js';
 import { typeCheckProject } from '../perf/shared-source-files.js';
 import { startRedis, type RedisServer } from '../runtime/redis-server.js';
 import { askedRound, manualClient, toolRound, type RoundOutcome } from './manual-rounds.js';
-import { copyPackage, emptyFile, portPackage, readLedger, runCli, SETUP_TIMEOUT_MS, startPackageReplica, type CliRun, type PackageCopy, type PackageReplica, type PortReport } from './package-run.js';
+import { compileSourcesForNode, copyPackage, emptyFile, portPackage, readLedger, runCli, SETUP_TIMEOUT_MS, startPackageReplica, type CliRun, type PackageCopy, type PackageReplica, type PortReport } from './package-run.js';
 
 const STATE_KEYS = 'payouts-e2e-shared-key-0123456789abcdef-0123456789';
 // Long enough for the probe's multi-round flows on a loaded machine; its expiry check waits it out.
@@ -40,8 +41,9 @@ let probe: Promise<CliRun>;
 let brokenProbe: Promise<CliRun>;
 const clients: Client[] = [];
 
+/** Compiles the copy's sources as they are now (ported, or with the claim cut out) and starts its replicas. */
 function startReplicas(copy: PackageCopy, env: Record<string, string>, names: string[]): Promise<PackageReplica[]> {
-  const options = { serverFile: join(copy.dir, 'src/server.ts'), factory: 'createServer', modules: 'esm' as const, tsx: true, env };
+  const options = { serverFile: compileSourcesForNode(copy.dir)('server.ts'), factory: 'createServer', modules: 'esm' as const, env };
   return Promise.all(names.map((name) => startPackageReplica(name, options)));
 }
 
