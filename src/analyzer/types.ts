@@ -6,6 +6,7 @@
  * (imports outside the set, `node_modules` declarations, libs) is read from disk as usual.
  */
 import { dirname, extname, isAbsolute, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from '../typescript.cjs';
 import { eraOfSpecifier } from './modules.js';
 import { acquireSharedSourceFile, isStableDeclarationPath } from './shared-source-files.js';
@@ -80,12 +81,27 @@ function resolveThroughSharedCache(host: ts.CompilerHost, options: ts.CompilerOp
     return literals.map((literal) => {
       const bare = !literal.text.startsWith('.') && !isAbsolute(literal.text);
       const mode = ts.getModeForUsageLocation(containingSourceFile, literal, opts);
-      return ts.resolveModuleName(literal.text, containingFile, opts, host, fromStable || bare ? stable : own, redirected, mode);
+      const found = ts.resolveModuleName(literal.text, containingFile, opts, host, fromStable || bare ? stable : own, redirected, mode);
+      if (found.resolvedModule || !bare || fromStable || !TYPED_FROM_THE_TOOL.has(packageOf(literal.text))) return found;
+      // an SDK v1 tree being migrated imports the v2 packages before they are installed: their types come
+      // from this tool's own copy, so the plan's type questions (carryable? narrowed? a guard?) are answered
+      return ts.resolveModuleName(literal.text, TOOL_ANCHOR, opts, host, stable, redirected, mode);
     });
   };
 }
 
 const sharedResolutionCaches = new Map<string, ts.ModuleResolutionCache>();
+
+/** Packages a ported server imports whose types this tool ships (dependencies of its own package). */
+const TYPED_FROM_THE_TOOL = new Set(['@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/core', 'zod']);
+/** A file of this tool: packages resolved from here are the tool's own. */
+const TOOL_ANCHOR = fileURLToPath(import.meta.url);
+
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
 
 /**
  * Parses and binds, ahead of time, the declarations a program over `rootNames` will read besides them:

@@ -67,6 +67,24 @@ describe('Project.typeChecker', () => {
     expect(checker.typeToString(checker.getTypeAtLocation(identifierNamed(index.sf, 'text')))).toBe('string');
   });
 
+  it('types the v2 SDK from its own copy in a tree that does not have it installed yet (an SDK v1 tree being migrated)', () => {
+    const dir = tempDir(); // outside this repository: no node_modules up the tree
+    const file = join(dir, 'server.ts');
+    writeFileSync(
+      file,
+      "import { McpServer, type CreateMessageResult } from '@modelcontextprotocol/server';\n" +
+        "export function f() {\n  const server = new McpServer({ name: 'x', version: '1' });\n  return server;\n}\n" +
+        "export function g(r: CreateMessageResult) {\n  const kind = r.content;\n  return kind;\n}\n",
+    );
+    const project = new Project(dir, [file]);
+    const index = project.get(file)!;
+    const checker = project.typeChecker()!;
+    expect(checker.typeToString(checker.getTypeAtLocation(identifierNamed(index.sf, 'server')))).toBe('McpServer');
+    const kind = checker.getTypeAtLocation(identifierNamed(index.sf, 'kind'));
+    expect(kind.flags & ts.TypeFlags.Any).toBe(0);
+    expect(kind.isUnion() && kind.types.length).toBeGreaterThan(1); // text | image | audio | …
+  });
+
   it('takes the nearest tsconfig.json\'s options, emit options dropped; defaults without one', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2019', strict: false, outDir: 'dist', composite: true } }));
