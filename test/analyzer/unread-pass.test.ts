@@ -57,6 +57,21 @@ describe('unread pass: locals', () => {
     }
   });
 
+  it('removes request options held in a local: an object literal, a conditional, operators of reads and literals', () => {
+    for (const init of ['{ signal: ctx.signal, timeout: ctx.t ?? 5 * 60 * 1000 }', 'ctx.t && ctx.t > 0 ? { timeout: ctx.t } : {}', '[ctx.a, `t-${ctx.b}`]', '{ ...ctx.opts, ["k"]: !ctx.x, n: typeof ctx.y }']) {
+      const { after, result } = run(HANDLER(`  const opts = ${init};\n  return await [[ctx.]]ask(x, [[opts]]);`));
+      expect(after, init).toBe(HANDLER(`  return await ctx.ask(x, opts);`, '_ctx'));
+      expect(result.keptLocals, init).toEqual([]);
+    }
+  });
+
+  it('keeps one whose literal holds an effect: a call, an assignment, ++, a method, a spread array, in', () => {
+    for (const init of ['{ t: ctx.t(), s: 1 }', '{ t: (ctx.n = 2) }', '[ctx.n++]', '{ get t() { return 1; } }', '[...ctx.list]', '"k" in ctx', '{ [ctx.key()]: 1 }', 'ctx.t ? ctx.f() : 0']) {
+      const { result } = run(HANDLER(`  const opts = ${init};\n  return await [[ctx.]]ask(x, [[opts]]);`));
+      expect(result.keptLocals.map((k) => k.name), init).toEqual(['opts']);
+    }
+  });
+
   it('removes one element of a pattern while another stays read; the initializer stays', () => {
     const { after } = run(HANDLER(`  const { mcpReq, http } = ctx;\n  return [await [[mcpReq.]]ask(x), http];`));
     expect(after).toBe(HANDLER(`  const { http } = ctx;\n  return [await mcpReq.ask(x), http];`));

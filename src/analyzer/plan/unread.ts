@@ -20,7 +20,7 @@
  * - a type alias or interface of the file (not exported): removed (types do not run);
  * - a local (`const server = context.server`, `const { mcpReq } = ctx`): an element of its pattern
  *   removed while others stay read; a declarator with nothing left read removed when its initializer
- *   has no effect (a name, `this`, a literal, a property read of one), else kept (`keptLocals`: the
+ *   has no effect (see `inert`: reads, literals and operators that assign nothing), else kept (`keptLocals`: the
  *   effect runs, tsc reports the name); the statement goes with its last declarator;
  * - a `private` member read only through the dropped text (`this.server.server.createMessage(…)`): kept,
  *   with an `unread-private-member` marker. TypeScript's `private` is not private at run time (a cast,
@@ -227,9 +227,13 @@ function localEdits(statement: ts.VariableStatement, decls: readonly Extract<Dec
 }
 
 /**
- * Has no effect to keep: a name, `this`, a literal, or a property read of one (`ctx.mcpReq`,
- * `this.server.server`, `extra['server']`). A property read is taken to have none: a getter's effect
- * would be lost, as it would be were the user to delete the line tsc reports.
+ * Has no effect to keep: a name, `this`, a literal, a property read of one (`ctx.mcpReq`,
+ * `this.server.server`, `extra['server']`), and what only combines those: an object or array literal
+ * of them (request options held in a local: `{ signal: ctx.mcpReq.signal, timeout: t ?? 60_000 }`),
+ * an operator that assigns nothing (`??`, `&&`, `*`, `!`, `typeof`, `a ? b : c`), a template. A
+ * property read is taken to have none: a getter's effect would be lost, as it would be were the user
+ * to delete the line tsc reports. A call, `new`, `await`, `yield`, an assignment, `++`, `delete`, a
+ * function or class (its body may hold other edits of the port) are effects.
  */
 function inert(expr: ts.Expression): boolean {
   const e = unwrap(expr);
@@ -237,7 +241,26 @@ function inert(expr: ts.Expression): boolean {
   if (e.kind === ts.SyntaxKind.ThisKeyword || e.kind === ts.SyntaxKind.TrueKeyword || e.kind === ts.SyntaxKind.FalseKeyword || e.kind === ts.SyntaxKind.NullKeyword) return true;
   if (ts.isPropertyAccessExpression(e)) return inert(e.expression);
   if (ts.isElementAccessExpression(e)) return (ts.isStringLiteralLike(e.argumentExpression) || ts.isNumericLiteral(e.argumentExpression)) && inert(e.expression);
+  if (ts.isObjectLiteralExpression(e)) return e.properties.every(inertProperty);
+  if (ts.isArrayLiteralExpression(e)) return e.elements.every((el) => ts.isOmittedExpression(el) || (!ts.isSpreadElement(el) && inert(el)));
+  if (ts.isBinaryExpression(e)) return !isAssignment(e.operatorToken.kind) && e.operatorToken.kind !== ts.SyntaxKind.InKeyword && e.operatorToken.kind !== ts.SyntaxKind.InstanceOfKeyword && inert(e.left) && inert(e.right);
+  if (ts.isConditionalExpression(e)) return inert(e.condition) && inert(e.whenTrue) && inert(e.whenFalse);
+  if (ts.isPrefixUnaryExpression(e)) return e.operator !== ts.SyntaxKind.PlusPlusToken && e.operator !== ts.SyntaxKind.MinusMinusToken && inert(e.operand);
+  if (ts.isTypeOfExpression(e) || ts.isVoidExpression(e)) return inert(e.expression);
+  if (ts.isTemplateExpression(e)) return e.templateSpans.every((span) => inert(span.expression));
   return false;
+}
+
+function inertProperty(p: ts.ObjectLiteralElementLike): boolean {
+  if (p.name && ts.isComputedPropertyName(p.name) && !inert(p.name.expression)) return false;
+  if (ts.isPropertyAssignment(p)) return inert(p.initializer);
+  if (ts.isShorthandPropertyAssignment(p)) return !p.objectAssignmentInitializer;
+  if (ts.isSpreadAssignment(p)) return inert(p.expression);
+  return false; // a method or accessor: a function
+}
+
+function isAssignment(kind: ts.SyntaxKind): boolean {
+  return kind >= ts.SyntaxKind.FirstAssignment && kind <= ts.SyntaxKind.LastAssignment;
 }
 
 /** The module of `require('x')` (or of `import x = require('x')`): the binding is an import, judged as one. */
