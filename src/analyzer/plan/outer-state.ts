@@ -63,12 +63,7 @@ export class OuterStateReads {
 
   /** For a whole chain read (`wholeChainOf`) that runs before an ask: what to memoize, if anything. */
   read(whole: ts.Expression): OuterStateRead | undefined {
-    let known = this.decided.get(whole);
-    if (known === undefined) {
-      known = this.decide(whole) ?? null;
-      this.decided.set(whole, known);
-    }
-    return known ?? undefined;
+    return cached(this.decided, whole, () => this.decide(whole));
   }
 
   private decide(e: ts.Expression): OuterStateRead | undefined {
@@ -139,12 +134,7 @@ export class OuterStateReads {
 
   /** Is this chain (or chain part) outer state that the file writes? Its identity if so. */
   private stateOf(e: ts.Expression): StateRef | undefined {
-    let known = this.states.get(e);
-    if (known === undefined) {
-      known = this.resolve(e) ?? null;
-      this.states.set(e, known);
-    }
-    return known ?? undefined;
+    return cached(this.states, e, () => this.resolve(e));
   }
 
   private resolve(e: ts.Expression): StateRef | undefined {
@@ -158,6 +148,13 @@ export class OuterStateReads {
     const owner = ts.isIdentifier(path.root) ? c.getSymbolAtLocation(path.root) : thisClass(path.root);
     return owner ? { owner, segments: path.segments } : undefined;
   }
+}
+
+/** The answer kept for `key`, computed on first use (`null` stands for a kept "none"). */
+function cached<T>(answers: Map<ts.Node, T | null>, key: ts.Node, compute: () => T | undefined): T | undefined {
+  let known = answers.get(key);
+  if (known === undefined) answers.set(key, (known = compute() ?? null));
+  return known ?? undefined;
 }
 
 /** One piece of outer state: its binding's symbol (or the class whose `this` it is) and the member path. */
