@@ -80,7 +80,7 @@ export const REASONS = {
   },
   'unread-private-member': {
     portability: 'auto',
-    advice: "The port removed the last read of this private member (it was read only by the legacy request, e.g. this.server.server.elicitInput): under noUnusedLocals tsc reports it unread (TS6133, TS6138). The port keeps it: TypeScript's private is not private at run time (a cast, an index or a subclass may read it), and a #private field keeps its writes (this.#x = …) and initializer. Delete the member and its writes if nothing else needs them, then delete this marker.",
+    advice: "The port removed the last read of this private member (it was read only by the legacy request, e.g. this.server.server.elicitInput): under noUnusedLocals tsc reports it unread (TS6133, TS6138). The port keeps it: TypeScript's private is not private at run time (a cast, an index or a subclass may read it), and a #private field is kept when its initializer or a write to it (this.#x = …) may have an effect. Delete the member and its writes if nothing else needs them, then delete this marker.",
   },
   'capability-fallback': {
     portability: 'auto',

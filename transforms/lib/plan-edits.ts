@@ -180,11 +180,14 @@ const UNREAD_KINDS: Record<FilePlan['unread'][number]['expect']['kind'], () => t
   'import-clause': () => [ts.SyntaxKind.ImportClause],
   import: () => [ts.SyntaxKind.ImportDeclaration, ts.SyntaxKind.ImportEqualsDeclaration],
   type: () => [ts.SyntaxKind.TypeAliasDeclaration, ts.SyntaxKind.InterfaceDeclaration],
+  // a `#private` field: its declaration, or the `#name` of a write `this.#name = …;` that goes with it
+  member: () => [ts.SyntaxKind.PropertyDeclaration, ts.SyntaxKind.PrivateIdentifier],
 };
 
 /** The name the plan gives an unread declaration: its own name, or an import's module. */
 function unreadName(node: ts.Node, sf: ts.SourceFile): string | undefined {
   if (ts.isImportDeclaration(node)) return ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier.text : undefined;
+  if (ts.isPrivateIdentifier(node)) return node.text;
   if (ts.isImportEqualsDeclaration(node)) {
     const ref = node.moduleReference;
     return ts.isExternalModuleReference(ref) && ts.isStringLiteralLike(ref.expression) ? ref.expression.text : undefined;

@@ -27,8 +27,8 @@
  *   `this['server']`, a subclass in JavaScript, serialization can read it), so removing it cannot be
  *   proved safe from the file; the user decides.
  * - a `#private` field read only through the dropped text, written only by `this.#x = …;` statements:
- *   kept, with the same marker. Nothing outside the class reads a `#name`, so it is provably unread;
- *   removing it (and its writes) needs a plan edit of a class member, which PlanUnread lacks.
+ *   nothing outside the class reads a `#name`, so it is provably unread; removed with its writes when
+ *   none of them has an effect (its initializer, the written values), else kept with the same marker.
  * Removing a declaration drops its text too (a parameter's type annotation), so names read only there
  * (`ServerContext`) are judged again, until nothing changes.
  *
@@ -49,7 +49,7 @@ export interface UnreadEdit extends Span {
   expect: { at: number; kind: UnreadNodeKind; name: string };
 }
 
-export type UnreadNodeKind = 'parameter' | 'binding-element' | 'import-specifier' | 'import-clause' | 'import' | 'type';
+export type UnreadNodeKind = 'parameter' | 'binding-element' | 'import-specifier' | 'import-clause' | 'import' | 'type' | 'member';
 
 export interface UnreadResult {
   edits: UnreadEdit[];
@@ -67,7 +67,8 @@ type Declaration =
   | { kind: 'import'; decl: ts.ImportDeclaration; binding: ts.ImportSpecifier | ts.ImportClause | ts.NamespaceImport }
   | { kind: 'import-equals'; statement: ts.ImportEqualsDeclaration }
   | { kind: 'type'; statement: ts.TypeAliasDeclaration | ts.InterfaceDeclaration }
-  | { kind: 'local'; statement: ts.VariableStatement; declaration: ts.VariableDeclaration; element?: ts.BindingElement; scope: ts.Node };
+  | { kind: 'local'; statement: ts.VariableStatement; declaration: ts.VariableDeclaration; element?: ts.BindingElement; scope: ts.Node }
+  | { kind: 'private-field'; member: ts.PropertyDeclaration; writes: ts.ExpressionStatement[] };
 
 /**
  * @param drops spans of the original text the port removes or replaces (offsets of `sf`)
@@ -88,7 +89,10 @@ export function unreadEdits(sf: ts.SourceFile, drops: readonly Span[], handlerAr
     const judged = new Set<ts.Node>();
     for (const name of index.privateNamesWithin(dropped.spans, sf)) {
       const field = privateFieldOf(name, index);
-      if (field && !privateMembers.has(field.member) && unreadPrivateField(field, index, inDrop)) privateMembers.set(field.member, name.text);
+      if (!field || privateMembers.has(field.member) || unread.has(field.member) || !unreadPrivateField(field, index, inDrop)) continue;
+      const writes = removablePrivateField(field, index, inDrop);
+      if (writes) unread.set(field.member, { kind: 'private-field', member: field.member, writes });
+      else privateMembers.set(field.member, name.text);
     }
     for (const id of index.within(dropped.spans, sf)) {
       const member = privateMemberOf(id);
@@ -163,6 +167,7 @@ function removedSpans(edits: readonly UnreadEdit[]): Span[] {
 
 function nodeOf(d: Declaration): ts.Node {
   if (d.kind === 'param') return d.element ?? d.param;
+  if (d.kind === 'private-field') return d.member;
   if (d.kind === 'import') return d.binding;
   if (d.kind === 'local') return d.element ?? d.declaration;
   return d.statement;
@@ -172,6 +177,7 @@ function declarationName(d: Declaration): ts.Identifier {
   if (d.kind === 'param') return (d.element ? d.element.name : d.param.name) as ts.Identifier;
   if (d.kind === 'import') return d.binding.name!;
   if (d.kind === 'local') return (d.element ? d.element.name : d.declaration.name) as ts.Identifier;
+  if (d.kind === 'private-field') throw new Error('a #private field is judged by its class, not by a scope');
   return d.statement.name;
 }
 
@@ -186,6 +192,7 @@ function plan(unread: Map<ts.Node, Declaration>, handlers: ReadonlySet<ts.Node>,
     else if (d.kind === 'import') byImport.set(d.decl, [...(byImport.get(d.decl) ?? []), d]);
     else if (d.kind === 'local') byStatement.set(d.statement, [...(byStatement.get(d.statement) ?? []), d]);
     else if (d.kind === 'import-equals') edits.push(statementRemoval(d.statement, sf, 'import', requiredSpecifier(d.statement)!));
+    else if (d.kind === 'private-field') edits.push(...privateFieldEdits(d.member, d.writes, sf));
     else if (!exported(d.statement)) edits.push(statementRemoval(d.statement, sf, 'type', d.statement.name.text));
   }
   for (const [fn, decls] of byFunction) edits.push(...parameterEdits(fn, decls, handlers, index, sf));
@@ -363,7 +370,7 @@ function importEdits(decl: ts.ImportDeclaration, decls: Declaration[], sf: ts.So
  * (right after it): it goes with the line break before it instead of the one after it. A statement
  * sharing a line with other code goes alone.
  */
-function statementRemoval(statement: ts.Statement, sf: ts.SourceFile, kind: UnreadNodeKind, name: string): UnreadEdit {
+function statementRemoval(statement: ts.Statement | ts.ClassElement, sf: ts.SourceFile, kind: UnreadNodeKind, name: string): UnreadEdit {
   const text = sf.text;
   const start = statement.getStart(sf);
   const expect = { at: start, kind, name };
@@ -561,6 +568,36 @@ function privateFieldOf(name: ts.PrivateIdentifier, index: IdentifierIndex): Pri
  */
 function unreadPrivateField(field: PrivateField, index: IdentifierIndex, inDrop: (n: ts.Node) => boolean): boolean {
   return index.privateNames(field.member.name.getText(), field.cls).every((o) => o === field.member.name || inDrop(o) || privateWrite(o) !== undefined);
+}
+
+/**
+ * The writes of an unread `#private` field when it and they can go with no effect lost: its initializer
+ * and every written value have none (a name, `this`, a literal, a property read of one), and each write
+ * is a statement of a block (removing it leaves no `if (x)` without a body). Undefined otherwise.
+ */
+function removablePrivateField(field: PrivateField, index: IdentifierIndex, inDrop: (n: ts.Node) => boolean): ts.ExpressionStatement[] | undefined {
+  if (field.member.initializer && !inert(field.member.initializer)) return undefined;
+  const writes: ts.ExpressionStatement[] = [];
+  for (const o of index.privateNames(field.member.name.getText(), field.cls)) {
+    if (o === field.member.name || inDrop(o)) continue;
+    const write = privateWrite(o)!;
+    if (!ts.isBlock(write.parent) || !inert((write.expression as ts.BinaryExpression).right)) return undefined;
+    writes.push(write);
+  }
+  return writes;
+}
+
+/** The field's declaration and its writes, each with its own line. */
+function privateFieldEdits(member: ts.PropertyDeclaration, writes: readonly ts.ExpressionStatement[], sf: ts.SourceFile): UnreadEdit[] {
+  const name = member.name.getText(sf);
+  const removal = statementRemoval(member, sf, 'member', name);
+  return [
+    { ...removal, expect: { at: member.getStart(sf), kind: 'member', name } },
+    ...writes.map((w) => {
+      const access = (w.expression as ts.BinaryExpression).left as ts.PropertyAccessExpression;
+      return { ...statementRemoval(w, sf, 'member', name), expect: { at: access.name.getStart(sf), kind: 'member' as const, name } };
+    }),
+  ];
 }
 
 /** `this.#name = value;` as a statement of its own (the name is written, not read): the statement. */
