@@ -141,9 +141,11 @@ export class FileEmitter {
   /** Declarations left unread by the drops: their edits, and a marker on each private member kept. */
   private unread(): void {
     if (this.drops.length === 0) return;
-    const { edits, privateMembers } = unreadEdits(this.file.sf, this.drops, this.handlers);
+    const { edits, privateMembers, keptLocals } = unreadEdits(this.file.sf, this.drops, this.handlers);
     this.plan_.unread = edits.map((e) => ({ ...e, ...this.span(e.start, e.end), expect: { ...e.expect, at: this.at(e.expect.at) } }));
     for (const m of privateMembers) this.mark(m.node, 'unread-private-member', `\`${m.name}\`: ${REASONS['unread-private-member'].advice}`, true);
+    // kept for its initializer's possible effect: the report says so, since tsc will call it unread under noUnusedLocals
+    for (const k of keptLocals) this.note(k.node, `\`${k.name}\` was read only by the legacy request and is kept: its initializer may have an effect (tsc reports it unread under noUnusedLocals); delete it if that effect is not needed`);
   }
 
   /** A note for the port report, at the line of `node`. */

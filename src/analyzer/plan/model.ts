@@ -114,7 +114,7 @@ export interface PlanAsyncInsert {
  */
 export interface PlanUnread extends Span {
   text: string;
-  expect: { at: number; kind: 'parameter' | 'binding-element' | 'import-specifier' | 'import-clause' | 'import' | 'type'; name: string };
+  expect: { at: number; kind: 'parameter' | 'binding-element' | 'import-specifier' | 'import-clause' | 'import' | 'type' | 'member'; name: string };
 }
 
 export interface PlanMarker {
