@@ -141,7 +141,11 @@ export class OuterStateReads {
     const path = pathOf(e);
     if (!path) return undefined;
     if (ts.isIdentifier(path.root) && (this.context.isLocal(path.root.text) || this.context.imported.has(path.root.text))) return undefined;
-    const writes = (writtenPaths(e.getSourceFile()).get(rootKey(path.root)) ?? []).filter((w) => overlaps(w.segments, path.segments));
+    const sf = e.getSourceFile();
+    // the text first: a name never before an assignment operator (or `++`/`--`) is written nowhere, and the
+    // file's tree need not be walked for its writes (most files of a large tree write no outer state)
+    if (!rootsAssignedByText(sf).has(ts.isIdentifier(path.root) ? path.root.text : 'this')) return undefined;
+    const writes = (writtenPaths(sf).get(rootKey(path.root)) ?? []).filter((w) => overlaps(w.segments, path.segments));
     if (writes.length === 0) return undefined; // the cheap answer for nearly every read: nothing writes it
     const c = this.context.checker();
     if (!c || !writes.some((w) => sameRoot(w, path, c))) return undefined;
@@ -254,6 +258,68 @@ function overlaps(a: readonly string[], b: readonly string[]): boolean {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i] && a[i] !== INDEX && b[i] !== INDEX) return false;
   return true;
+}
+
+const assignedByText = new WeakMap<ts.SourceFile, Set<string>>();
+// an assignment operator (`=`, `+=`, `??=`…; not `==`, `=>`, `<=`) or `++`/`--`
+const WRITE_OPERATOR = /(?:\*\*|<<|>>>?|&&|\|\||\?\?|[-+*/%&|^])?=(?![=>])|\+\+|--/g;
+const IDENTIFIER_CHAR = /[\w$#]/;
+
+/**
+ * The roots (names, or `this`) of the member chains before an assignment operator or around `++`/`--` in
+ * the file's text, a declaration's initializer left out: every write but a destructuring one, so a root it
+ * misses is written nowhere. Scans back from each operator, so it costs little more than the
+ * operators' count.
+ */
+function rootsAssignedByText(sf: ts.SourceFile): Set<string> {
+  let known = assignedByText.get(sf);
+  if (known) return known;
+  known = new Set();
+  const text = sf.text;
+  for (const m of text.matchAll(WRITE_OPERATOR)) {
+    const at = m.index;
+    if (m[0] === '=' && at > 0 && '=!<>'.includes(text[at - 1])) continue; // `==`, `!=`, `<=`, `>=`
+    const before = rootBefore(text, at);
+    if (before) known.add(before);
+    if (m[0] === '++' || m[0] === '--') {
+      const after = /^\s*([A-Za-z_$][\w$]*)/.exec(text.slice(at + 2, at + 200));
+      if (after) known.add(after[1]);
+    }
+  }
+  assignedByText.set(sf, known);
+  return known;
+}
+
+/** The root of the member chain that ends right before `end` (`stats` for `stats.calls[k] `), if any. */
+function rootBefore(text: string, end: number): string | undefined {
+  let j = end - 1;
+  for (let guard = 0; guard < 50; guard++) {
+    while (j >= 0 && /\s/.test(text[j])) j--;
+    if (j >= 0 && text[j] === '!') {
+      j--;
+      continue;
+    }
+    if (j >= 0 && text[j] === ']') {
+      const open = text.lastIndexOf('[', j);
+      if (open < 0) return undefined;
+      j = open - 1;
+      continue;
+    }
+    let k = j;
+    while (k >= 0 && IDENTIFIER_CHAR.test(text[k])) k--;
+    if (k === j) return undefined;
+    const name = text.slice(k + 1, j + 1);
+    let p = k;
+    while (p >= 0 && /\s/.test(text[p])) p--;
+    if (p >= 0 && text[p] === '.') {
+      j = p - 1;
+      if (j >= 0 && text[j] === '?') j--;
+      continue;
+    }
+    // a declaration's initializer (`const schema = …`) writes nothing outside it
+    return /(?:^|[^\w$])(?:const|let|var)$/.test(text.slice(Math.max(0, p - 5), p + 1)) ? undefined : name;
+  }
+  return undefined;
 }
 
 /**
