@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { MRTR_API } from '../src/vocabulary.js';
-import { propertyName } from './lib/expressions.js';
+import { propertyName, unwrap } from './lib/expressions.js';
 import { FLOW_HINT, flowExportOf } from './lib/flow-runtime.js';
 import { closure, nextAskInSource, reachesAnAsk, trackRounds } from './lib/round-paths.js';
 import type { Frame, PathEvent } from './lib/round-paths.js';
@@ -114,8 +114,7 @@ function isStateNonce(node: TSESTree.Node, ask: TSESTree.Node): boolean {
  */
 function isReplayStableWrite(sourceCode: Parameters<typeof flowExportOf>[0], node: TSESTree.Node): boolean {
   if (node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') return false;
-  let value: TSESTree.Node = node.right;
-  while (value.type === AST_NODE_TYPES.TSNonNullExpression || value.type === AST_NODE_TYPES.TSAsExpression || value.type === AST_NODE_TYPES.TSSatisfiesExpression) value = value.expression;
+  const value = unwrap(node.right);
   if (value.type === AST_NODE_TYPES.Literal) return true;
   if (value.type === AST_NODE_TYPES.TemplateLiteral) return value.expressions.length === 0;
   if (value.type === AST_NODE_TYPES.Identifier) return value.name === 'undefined';

@@ -78,3 +78,9 @@ export function eraThroughReexports(file: string, depth = 0, seen = new Set<stri
   }
   return undefined;
 }
+
+/** `@modelcontextprotocol/server/stdio` → `@modelcontextprotocol/server`; `zod/v4` → `zod`. */
+export function packageRoot(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}

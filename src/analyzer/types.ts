@@ -8,7 +8,7 @@
 import { dirname, extname, isAbsolute, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from '../typescript.cjs';
-import { eraOfSpecifier } from './modules.js';
+import { eraOfSpecifier, packageRoot } from './modules.js';
 import { acquireSharedSourceFile, isStableDeclarationPath } from './shared-source-files.js';
 
 /** Options when no tsconfig.json is found: permissive enough for any TS/JS server (a function: the compiler loads on first use). */
@@ -82,7 +82,7 @@ function resolveThroughSharedCache(host: ts.CompilerHost, options: ts.CompilerOp
       const bare = !literal.text.startsWith('.') && !isAbsolute(literal.text);
       const mode = ts.getModeForUsageLocation(containingSourceFile, literal, opts);
       const found = ts.resolveModuleName(literal.text, containingFile, opts, host, fromStable || bare ? stable : own, redirected, mode);
-      if (found.resolvedModule || !bare || fromStable || !TYPED_FROM_THE_TOOL.has(packageOf(literal.text))) return found;
+      if (found.resolvedModule || !bare || fromStable || !TYPED_FROM_THE_TOOL.has(packageRoot(literal.text))) return found;
       // an SDK v1 tree being migrated imports the v2 packages before they are installed: their types come
       // from this tool's own copy, so the plan's type questions (carryable? narrowed? a guard?) are answered
       return ts.resolveModuleName(literal.text, TOOL_ANCHOR, opts, host, stable, redirected, mode);
@@ -97,11 +97,6 @@ const TYPED_FROM_THE_TOOL = new Set(['@modelcontextprotocol/server', '@modelcont
 /** A file of this tool: packages resolved from here are the tool's own. */
 const TOOL_ANCHOR = fileURLToPath(import.meta.url);
 
-/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-function packageOf(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
 
 /**
  * Parses and binds, ahead of time, the declarations a program over `rootNames` will read besides them:

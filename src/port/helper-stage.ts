@@ -7,6 +7,7 @@
  * whichever engine wrote them, and a package never gets a helper nothing imports, nor misses one.
  */
 import { relative, sep } from 'node:path';
+import { packageRoot } from '../analyzer/modules.js';
 import { HELPER_ROLES, type HelperFlavor, type HelperRole, type HelperVariant } from '../runtime/template.js';
 import { helperImportSpecifier, helperState } from './helper-file.js';
 import type { PackageHelpers } from './helper-plan.js';
@@ -109,7 +110,7 @@ function packagesImportedBy(text: string): string[] {
   for (const m of text.matchAll(/(?:\bfrom\s*|\brequire\s*\(\s*)['"]([^'".][^'"]*)['"]/g)) {
     const spec = m[1];
     if (spec.startsWith('node:')) continue;
-    out.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+    out.add(packageRoot(spec));
   }
   return [...out];
 }

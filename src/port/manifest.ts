@@ -11,6 +11,7 @@
  *   otherwise it stays, and the report says which files keep it.
  * Formatting (indent, final newline, CRLF) and key order are kept (a sorted section stays sorted).
  */
+import { packageRoot } from '../analyzer/modules.js';
 import { SDK_PACKAGES } from '../vocabulary.js';
 
 /** The floor of each v2 package ported code may import: what works with the MRTR API of server 2.4.0. */
@@ -174,12 +175,6 @@ export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit 
   if (raw.endsWith('\n')) text += raw.endsWith('\r\n') ? '\r\n' : '\n';
   if (raw.includes('\r\n')) text = text.replace(/\r?\n/g, '\r\n');
   return { ...edit, text };
-}
-
-/** `@modelcontextprotocol/server/stdio` → `@modelcontextprotocol/server`. */
-function packageRoot(specifier: string): string {
-  if (!specifier.startsWith('@')) return specifier.split('/')[0];
-  return specifier.split('/').slice(0, 2).join('/');
 }
 
 type Version = [number, number, number];

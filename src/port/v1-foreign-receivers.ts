@@ -17,7 +17,7 @@
  */
 import type * as TS from 'typescript';
 import ts from '../typescript.cjs';
-import { owningClass, propertyNameText } from '../analyzer/ast.js';
+import { owningClass, propertyNameText, unwrap } from '../analyzer/ast.js';
 import { resolveBinding, type Binding } from '../analyzer/bindings.js';
 import type { FileIndex } from '../analyzer/file-index.js';
 import { calledFunction, topLevelDeclaration } from '../analyzer/functions.js';
@@ -109,7 +109,7 @@ function hasServerWord(name: string): boolean {
 }
 
 function namedLikeServer(receiver: TS.Expression): boolean {
-  const r = stripWrappers(receiver);
+  const r = unwrap(receiver);
   if (ts.isIdentifier(r) || ts.isPrivateIdentifier(r)) return hasServerWord(r.text);
   if (ts.isPropertyAccessExpression(r)) return hasServerWord(r.name.text);
   return false;
@@ -122,7 +122,7 @@ class Judge {
   constructor(private readonly project: Project) {}
 
   ownMethod(expr: TS.Expression, method: string, file: FileIndex, depth: number): boolean {
-    const e = stripWrappers(expr);
+    const e = unwrap(expr);
     if (depth > MAX_DEPTH || this.seen.has(e)) return false;
     this.seen.add(e);
     if (ts.isObjectLiteralExpression(e)) return declaresMember(e.properties, method);
@@ -168,10 +168,10 @@ class Judge {
     const named = exports.filter((x) => x.name === name);
     if (named.length === 1 && exports.every((x) => x.name !== undefined)) return { value: named[0].value, file: required.module };
     if (exports.length !== 1 || !required.value) return undefined;
-    let obj = stripWrappers(required.value);
+    let obj = unwrap(required.value);
     if (ts.isIdentifier(obj)) {
       const b = resolveBinding(obj, obj.text);
-      if (b && ts.isVariableDeclaration(b) && b.initializer && ts.getCombinedNodeFlags(b) & ts.NodeFlags.Const) obj = stripWrappers(b.initializer);
+      if (b && ts.isVariableDeclaration(b) && b.initializer && ts.getCombinedNodeFlags(b) & ts.NodeFlags.Const) obj = unwrap(b.initializer);
     }
     if (!ts.isObjectLiteralExpression(obj)) return undefined;
     for (const p of obj.properties) {
@@ -193,7 +193,7 @@ class Judge {
       const holder = b.parent.parent;
       const name = propertyNameText(b.propertyName ?? b.name);
       if (!ts.isObjectBindingPattern(b.parent) || !ts.isVariableDeclaration(holder) || b.dotDotDotToken || name === undefined) return false;
-      const init = holder.initializer && stripWrappers(holder.initializer);
+      const init = holder.initializer && unwrap(holder.initializer);
       const constant = (ts.getCombinedNodeFlags(holder) & ts.NodeFlags.Const) !== 0;
       const member = constant && init && ts.isCallExpression(init) ? this.requiredMember(init, name, file) : undefined;
       return member ? this.ownMethod(member.value, method, member.file, depth + 1) : false;
@@ -228,7 +228,7 @@ class Judge {
 
   /** The class a `new` expression makes, here or imported. */
   private classOf(expr: TS.Expression, file: FileIndex, depth: number): { node: TS.ClassLikeDeclaration; file: FileIndex } | undefined {
-    const e = stripWrappers(expr);
+    const e = unwrap(expr);
     if (ts.isClassExpression(e)) return { node: e, file };
     if (!ts.isIdentifier(e) || depth > MAX_DEPTH) return undefined;
     let b = resolveBinding(e, e.text);
@@ -310,10 +310,4 @@ function ownClassMember(cls: TS.ClassLikeDeclaration, name: string, isStatic: bo
     const staticMember = !!ts.getModifiers(m)?.some((mod) => mod.kind === ts.SyntaxKind.StaticKeyword);
     return staticMember === isStatic;
   });
-}
-
-function stripWrappers(e: TS.Expression): TS.Expression {
-  let n = e;
-  while (ts.isParenthesizedExpression(n) || ts.isNonNullExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isTypeAssertionExpression(n)) n = n.expression;
-  return n;
 }

@@ -83,7 +83,7 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
   for (const m of plan.memos) {
     const nodes = nodesAt(sf, m.start, m.end);
     if (!nodes.some((n) => ts.isExpression(n))) mismatch(m.start, 'an expression to memoize');
-    // names whose narrowing the closure would lose come in as arguments of an arrow around `once`
+    // names and paths whose narrowing the closure would lose come in as arguments of an arrow around `once`
     const paths = m.narrowedPaths ?? [];
     const params = [...(m.narrowed ?? []), ...paths.map((p) => p.param)];
     const args = [...(m.narrowed ?? []), ...paths.map((p) => src.slice(p.start, p.end))];
@@ -91,14 +91,13 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
       if (!nodesAt(sf, p.start, p.end).some(ts.isPropertyAccessExpression)) mismatch(p.start, 'a narrowed property path');
       edits.push({ start: p.start, end: p.end, text: p.param });
     }
-    const narrowed = params;
-    const open = narrowed.length > 0 ? `((${narrowed.join(', ')}) => ` : '';
+    const open = params.length > 0 ? `((${params.join(', ')}) => ` : '';
     const thunk = `${open}${local('once')}(${m.async ? 'async ' : ''}() => `;
     const restored = (m.restored ?? []).map((name) => {
       const v = name === 'restored' ? 'restored2' : 'restored';
       return `, ${local('binding')}(() => ${name}, (${v}) => { ${name} = ${v}${style.semi || ';'} })`;
     });
-    const close = `${(m.mutables ?? []).map((name) => `, ${name}`).join('')}${restored.join('')})${narrowed.length > 0 ? `)(${args.join(', ')})` : ''}`;
+    const close = `${(m.mutables ?? []).map((name) => `, ${name}`).join('')}${restored.join('')})${params.length > 0 ? `)(${args.join(', ')})` : ''}`;
     if (m.awaitStart !== undefined) {
       const awaited = nodesStartingAt(sf, m.awaitStart).find(ts.isAwaitExpression);
       if (!awaited || awaited.expression.getStart(sf) !== m.start || awaited.end !== m.end) mismatch(m.awaitStart, 'an await of the memoized expression');

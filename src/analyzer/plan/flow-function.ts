@@ -294,14 +294,16 @@ class FunctionPlanner {
     if (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isTaggedTemplateExpression(e) || ts.isAwaitExpression(e)) {
       const carry = this.carry(e);
       const awaits = ts.isAwaitExpression(e) || containsAwait(e);
-      // a closure made before the ask and called after it (types, or the function called, say so)
-      const held = (carry !== true ? heldAcrossAsk(e, declaredBy(e), this.heldContext()) : undefined) ?? heldPromise(e, declaredBy(e), this.heldContext());
+      // a closure made before the ask and called after it (types, or the function called, say so), or a
+      // promise made before it and awaited after it
+      const names = declaredBy(e);
+      const context = this.heldContext();
+      const held = (carry !== true ? heldAcrossAsk(e, names, context) : undefined) ?? heldPromise(e, names, context);
       if (held) {
         this.out.blocking.push(held);
         return;
       }
       if (carry === false) {
-        const names = declaredBy(e);
         if (!awaits && !isPromiseValue(e, this.context.checker())) {
           // computed synchronously: computed again each round, for a human to confirm it has no effect
           this.out.recomputed.push({ statement: statementOf(e), names });

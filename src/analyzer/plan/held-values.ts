@@ -41,9 +41,7 @@ export function heldAcrossAsk(e: ts.Expression, names: readonly string[], contex
   if (names.length === 0 || !ts.isCallExpression(call)) return undefined;
   const callee = calledFunction(call, context);
   if (!returnsFunction(call, callee, context.checker)) return undefined;
-  // the first ask after the value is made: a read of it past that ask's answer needs the same closure
-  const askEnd = Math.min(...context.askPoints.filter((p) => p.start >= e.end).map((p) => p.awaitEnd));
-  if (!Number.isFinite(askEnd) || !readAfter(names, askEnd, e, context.fn)) return undefined;
+  if (!readAfterNextAsk(names, e, context)) return undefined;
   const list = names.map((n) => `\`${n}\``).join(', ');
   const timer = callee && startedTimer(callee);
   if (timer) return { reason: 'timer-across-ask', detail: `${list} (stops the \`${timer}\` that \`${calleeText(call)}\` starts)` };
@@ -63,8 +61,7 @@ export function heldAcrossAsk(e: ts.Expression, names: readonly string[], contex
 export function heldPromise(e: ts.Expression, names: readonly string[], context: HeldContext): HeldValue | undefined {
   const made = unwrap(e);
   if (names.length === 0 || !ts.isNewExpression(made) || memberChain(made.expression).join('.') !== 'Promise') return undefined;
-  const askEnd = Math.min(...context.askPoints.filter((p) => p.start >= e.end).map((p) => p.awaitEnd));
-  if (!Number.isFinite(askEnd) || !readAfter(names, askEnd, e, context.fn)) return undefined;
+  if (!readAfterNextAsk(names, e, context)) return undefined;
   const list = names.map((n) => `\`${n}\``).join(', ');
   return { reason: 'not-carryable', detail: `${list} (a promise made before the question and awaited after the answer: what settles it would have to outlive the round)` };
 }
@@ -147,6 +144,12 @@ function startedTimer(fn: ts.FunctionLikeDeclaration): string | undefined {
 }
 
 /** Is one of `names` (bound where `made` is kept) read at or after `from`? */
+/** Is a name the value `made` is kept in read past the answer of the first ask after it? */
+function readAfterNextAsk(names: readonly string[], made: ts.Expression, context: HeldContext): boolean {
+  const askEnd = Math.min(...context.askPoints.filter((p) => p.start >= made.end).map((p) => p.awaitEnd));
+  return Number.isFinite(askEnd) && readAfter(names, askEnd, made, context.fn);
+}
+
 function readAfter(names: readonly string[], from: number, made: ts.Expression, fn: ts.FunctionLikeDeclaration): boolean {
   const bindings = new Map(names.map((n) => [n, resolveBinding(made, n)]));
   let found = false;

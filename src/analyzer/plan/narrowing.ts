@@ -13,8 +13,8 @@
  * journal, does not change. Decided with the type checker only (without types nothing is narrowed).
  */
 import ts from '../../typescript.cjs';
-import { isFunctionLike } from '../ast.js';
-import { isRead, isWrite } from './references.js';
+import { isFunctionLike, unwrap } from '../ast.js';
+import { isRead, isWrite, isWriteTarget } from './references.js';
 
 /** Names read in `value` (outside nested functions) whose narrowed type a closure would lose, in order of first read. */
 export function narrowedReads(value: ts.Expression, checker: ts.TypeChecker): string[] {
@@ -112,12 +112,8 @@ function shortestNarrowed(chain: ts.PropertyAccessExpression, checker: ts.TypeCh
   if (!ts.isIdentifier(parts[0].expression) && parts[0].expression.kind !== ts.SyntaxKind.ThisKeyword) return undefined; // a call, an index: left alone
   for (const part of parts) {
     if (ts.isPrivateIdentifier(part.name)) return undefined;
-    if (isWriteTarget(part)) return undefined;
-    const symbol = checker.getSymbolAtLocation(part.name);
-    if (!symbol) return undefined;
-    const declared = checker.getTypeOfSymbol(symbol);
-    const here = checker.getTypeAtLocation(part);
-    if (!checker.isTypeAssignableTo(declared, here)) return part;
+    if (isWriteTarget(part) || !checker.getSymbolAtLocation(part.name)) return undefined;
+    if (narrowingOf(part, checker) !== 'none') return part;
   }
   return undefined;
 }
@@ -126,12 +122,6 @@ function rootName(e: ts.PropertyAccessExpression): string | undefined {
   let root: ts.Expression = e;
   while (ts.isPropertyAccessExpression(root)) root = root.expression;
   return ts.isIdentifier(root) ? root.text : undefined;
-}
-
-function isWriteTarget(e: ts.Expression): boolean {
-  const p = e.parent;
-  if (ts.isBinaryExpression(p) && p.left === e && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return true;
-  return (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p) || ts.isDeleteExpression(p)) && (ts.isDeleteExpression(p) || p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken);
 }
 
 /** Does `value` assign the path (or a part of it) anywhere? */
@@ -145,4 +135,20 @@ function writes(value: ts.Expression, path: ts.PropertyAccessExpression): boolea
   };
   visit(value);
   return found;
+}
+
+/**
+ * How a read's type here differs from its binding's or property's declared type, which is what a thunk
+ * reads (TypeScript keeps no narrowing of mutable state or of a property path inside a closure): `none`,
+ * narrowed past null/undefined only (outer-state.ts keeps it with `!`), or `other`.
+ */
+export function narrowingOf(e: ts.Expression, checker: ts.TypeChecker): 'none' | 'non-null' | 'other' {
+  const read = unwrap(e);
+  if (ts.isElementAccessExpression(read) && !ts.isStringLiteralLike(unwrap(read.argumentExpression)) && !ts.isNumericLiteral(unwrap(read.argumentExpression))) return 'none';
+  const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(read) ? read.name : ts.isElementAccessExpression(read) ? read.argumentExpression : read);
+  if (!symbol) return 'other';
+  const declared = checker.getTypeOfSymbol(symbol);
+  const here = checker.getTypeAtLocation(e);
+  if (checker.isTypeAssignableTo(declared, here)) return 'none';
+  return checker.isTypeAssignableTo(checker.getNonNullableType(declared), here) ? 'non-null' : 'other';
 }

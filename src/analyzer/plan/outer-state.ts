@@ -14,9 +14,11 @@
  * (same binding, a value the journal carries); without the checker nothing is memoized here.
  */
 import ts from '../../typescript.cjs';
-import { isFunctionLike, outerParent, unwrap } from '../ast.js';
+import { enclosingFunction, isFunctionLike, outerParent, unwrap } from '../ast.js';
 import { carryableValue } from './carry.js';
-import { isRead } from './references.js';
+import { isAssignment } from './effects.js';
+import { narrowingOf } from './narrowing.js';
+import { isIncrement, isRead, isWriteTarget } from './references.js';
 
 /** A member chain: its root (a name, or `this`) and property names; `[]` stands for a computed index. */
 interface Path {
@@ -178,13 +180,7 @@ function isValueRef(n: ts.Identifier | ts.PropertyAccessExpression): boolean {
     if (ts.isPropertyAccessExpression(p) && p.name === n) return false;
     if (!isRead(n) || ts.isShorthandPropertyAssignment(p)) return false;
   }
-  const outer = outerParent(n);
-  const p = outer.parent;
-  if (!p) return false;
-  if (ts.isBinaryExpression(p) && p.left === outer && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return false;
-  if ((ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken)) return false;
-  if (ts.isDeleteExpression(p)) return false;
-  return true;
+  return !!outerParent(n).parent && !isWriteTarget(n);
 }
 
 /** The chain's parts from its root out, the whole chain last (`a`, `a.b`, `a.b.c`; wrappers kept with their part). */
@@ -223,10 +219,7 @@ function isWholeRead(e: ts.Expression): boolean {
   if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === outer) return false;
   if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === outer) return false;
   if (ts.isTaggedTemplateExpression(p) && p.tag === outer) return false;
-  if (ts.isDeleteExpression(p)) return false;
-  if (ts.isBinaryExpression(p) && p.left === outer && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return false;
-  if ((ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken)) return false;
-  return true;
+  return !isWriteTarget(e);
 }
 
 function pathOf(expr: ts.Expression): Path | undefined {
@@ -333,7 +326,7 @@ function writtenPaths(sf: ts.SourceFile): Map<string, WrittenPath[]> {
   const add = (target: ts.Expression): void => {
     const path = pathOf(target);
     if (!path) return;
-    const fn = nearestFunction(target);
+    const fn = enclosingFunction(target);
     if (!fn) return;
     if (ts.isConstructorDeclaration(fn) && !ts.isIdentifier(path.root)) return;
     const key = rootKey(path.root);
@@ -342,9 +335,9 @@ function writtenPaths(sf: ts.SourceFile): Map<string, WrittenPath[]> {
     out.set(key, list);
   };
   const visit = (n: ts.Node): void => {
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+    if (isAssignment(n)) {
       for (const t of assignedTargets(n.left)) add(t);
-    } else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)) {
+    } else if (isIncrement(n)) {
       add(n.operand);
     } else if (ts.isDeleteExpression(n)) {
       add(n.expression);
@@ -370,11 +363,6 @@ function assignedTargets(left: ts.Expression): ts.Expression[] {
   }
   if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken) return assignedTargets(e.left); // a default
   return [e];
-}
-
-function nearestFunction(node: ts.Node): ts.FunctionLikeDeclaration | undefined {
-  for (let n = node.parent; n; n = n.parent) if (isFunctionLike(n)) return n;
-  return undefined;
 }
 
 /** The write and the read reach the same state: one binding (a `let`/`var` when rebound), or `this` of one class. */
@@ -403,20 +391,4 @@ function thisClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
     if (ts.isSourceFile(n)) return undefined;
   }
   return undefined;
-}
-
-/**
- * How the read's type here differs from the state's declared type. A thunk reads the declared type
- * (TypeScript keeps no narrowing of mutable state inside a closure): `none`, or narrowed past
- * null/undefined only (the memo keeps it with `!`: the value is the one the narrowing saw), or `other`.
- */
-function narrowingOf(e: ts.Expression, checker: ts.TypeChecker): 'none' | 'non-null' | 'other' {
-  const read = unwrap(e);
-  if (ts.isElementAccessExpression(read) && !ts.isStringLiteralLike(unwrap(read.argumentExpression)) && !ts.isNumericLiteral(unwrap(read.argumentExpression))) return 'none';
-  const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(read) ? read.name : ts.isElementAccessExpression(read) ? read.argumentExpression : read);
-  if (!symbol) return 'other';
-  const declared = checker.getTypeOfSymbol(symbol);
-  const here = checker.getTypeAtLocation(e);
-  if (checker.isTypeAssignableTo(declared, here)) return 'none';
-  return checker.isTypeAssignableTo(checker.getNonNullableType(declared), here) ? 'non-null' : 'other';
 }

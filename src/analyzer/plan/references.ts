@@ -3,6 +3,21 @@
  * also inside a destructuring, `++`/`--`, a `for…in/of` target).
  */
 import ts from '../../typescript.cjs';
+import { outerParent } from '../ast.js';
+import { isAssignment } from './effects.js';
+
+/** `x++`, `--x`. */
+export function isIncrement(node: ts.Node): node is ts.PrefixUnaryExpression | ts.PostfixUnaryExpression {
+  return (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken);
+}
+
+/** The target of an assignment, `++`/`--` or `delete` (through parentheses and type wrappers): written, not read. */
+export function isWriteTarget(e: ts.Expression): boolean {
+  const outer = outerParent(e);
+  const p = outer.parent;
+  if (!p) return false;
+  return (isAssignment(p) && p.left === outer) || isIncrement(p) || ts.isDeleteExpression(p);
+}
 
 /** Is the identifier written here: the target of an assignment (also inside a destructuring), `++`/`--`, a `for…in/of` target? */
 export function isWrite(id: ts.Identifier): boolean {
@@ -12,8 +27,7 @@ export function isWrite(id: ts.Identifier): boolean {
     n = p;
     p = p.parent;
   }
-  if (ts.isBinaryExpression(p) && p.left === n && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return true;
-  if ((ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken)) return true;
+  if ((isAssignment(p) && p.left === n) || isIncrement(p)) return true;
   if ((ts.isForOfStatement(p) || ts.isForInStatement(p)) && p.initializer === n) return true;
   // `[a, b] = …`, `({ a } = …)`: an element of a literal that is an assignment's target
   if (ts.isShorthandPropertyAssignment(p) || ts.isArrayLiteralExpression(p) || (ts.isPropertyAssignment(p) && p.initializer === n) || ts.isSpreadElement(p) || ts.isSpreadAssignment(p)) {

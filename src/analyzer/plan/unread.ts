@@ -639,12 +639,7 @@ class IdentifierIndex {
 
   /** `#name`s inside the spans (sorted, disjoint). */
   privateNamesWithin(spans: readonly Span[], sf: ts.SourceFile): ts.PrivateIdentifier[] {
-    const out: ts.PrivateIdentifier[] = [];
-    for (const s of spans) for (let i = lowerBound(this.privates, s.start); i < this.privates.length && this.privates[i].pos < s.end; i++) {
-      const name = this.privates[i];
-      if (name.getStart(sf) >= s.start && name.end <= s.end) out.push(name);
-    }
-    return out;
+    return nodesWithin(this.privates, spans, sf);
   }
 
   /** Every `#text` inside `scope`. */
@@ -656,12 +651,7 @@ class IdentifierIndex {
 
   /** Identifiers inside the spans (sorted, disjoint), in source order. */
   within(spans: readonly Span[], sf: ts.SourceFile): ts.Identifier[] {
-    const out: ts.Identifier[] = [];
-    for (const s of spans) for (let i = lowerBound(this.all, s.start); i < this.all.length && this.all[i].pos < s.end; i++) {
-      const id = this.all[i];
-      if (id.getStart(sf) >= s.start && id.end <= s.end) out.push(id);
-    }
-    return out;
+    return nodesWithin(this.all, spans, sf);
   }
 
   /** Identifiers named `text` inside `scope` that refer to a binding (references and declaration names; not property names). */
@@ -748,6 +738,16 @@ class IdentifierIndex {
 }
 
 /** The first index of `list` (sorted by position) whose node starts at or after `pos`. */
+/** The nodes of `list` (sorted by position) that stand inside one of the spans (sorted, disjoint), in order. */
+function nodesWithin<T extends ts.Node>(list: readonly T[], spans: readonly Span[], sf: ts.SourceFile): T[] {
+  const out: T[] = [];
+  for (const s of spans) for (let i = lowerBound(list, s.start); i < list.length && list[i].pos < s.end; i++) {
+    const node = list[i];
+    if (node.getStart(sf) >= s.start && node.end <= s.end) out.push(node);
+  }
+  return out;
+}
+
 function lowerBound(list: readonly ts.Node[], pos: number): number {
   let lo = 0;
   let hi = list.length;
