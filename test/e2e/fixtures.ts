@@ -278,6 +278,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { notify: 42 },
   },
   {
+    name: 'close-ticket',
+    call: { kind: 'tool', name: 'close_ticket', arguments: { id: 'T-7' } },
+    scenarios: {
+      accept: 'T-7 is closed (duplicate), closed queue: T-7',
+      decline: '"Printer jam" left open (decline)',
+      cancel: '"Printer jam" left open (cancel)',
+      'invalid-then-valid': 'T-7 is closed (duplicate), closed queue: T-7',
+    },
+    valid: { reason: 'duplicate' },
+    invalid: { reason: 42 },
+  },
+  {
     name: 'inline-ask',
     call: { kind: 'tool', name: 'file_issue', arguments: { title: 'Slow login' } },
     scenarios: {

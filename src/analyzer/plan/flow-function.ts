@@ -15,6 +15,7 @@ import { GLOBAL_OBJECTS, TIMER_STARTS } from './builtins.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
 import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
+import { aliasedStateRead } from './aliased-state.js';
 import { narrowedPaths, narrowedReads } from './narrowing.js';
 import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
 import { isWrite } from './references.js';
@@ -108,6 +109,7 @@ class FunctionPlanner {
   private readonly scope: FunctionScope;
   private readonly judge: EffectJudge;
   private readonly memoized = new Map<ts.Node, boolean>();
+  private readonly aliased = new Map<ts.Node, boolean>();
   private readonly outerState: OuterStateReads;
   private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], nonNullReads: [], recomputed: [], blocking: [] };
   private readonly outerStateMemos: ts.Expression[] = [];
@@ -275,7 +277,7 @@ class FunctionPlanner {
     let known = this.memoized.get(e);
     if (known === undefined) {
       this.memoized.set(e, false); // re-entry (a name read in its own initializer): not memoized
-      known = !this.blocked.has(e) && this.isCandidate(e) && this.carry(e) !== false;
+      known = !this.blocked.has(e) && this.isCandidate(e) && this.carry(e) !== false && !this.isAliasedStateRead(e);
       this.memoized.set(e, known);
     }
     return known;
@@ -285,7 +287,25 @@ class FunctionPlanner {
     return carryableValue(e, this.context.checker());
   }
 
+  /** An object of outer state read before an ask and written through after an answer (aliased-state.ts): left live. */
+  private isAliasedStateRead(e: ts.Expression): boolean {
+    let known = this.aliased.get(e);
+    if (known === undefined) {
+      const askPoints = [...this.flow.askPoints.values()].map((p) => ({ start: p.node.getStart(), awaitEnd: p.awaitEnd }));
+      known = aliasedStateRead(e, declaredBy(e), { fn: this.flow.fn, askPoints, checker: this.context.checker(), isLocal: (name) => this.scope.isLocal(name) });
+      this.aliased.set(e, known);
+    }
+    return known;
+  }
+
   private take(e: ts.Expression): void {
+    if (this.isAliasedStateRead(e)) {
+      // read again each round; what it is read with (a key, an index) is judged on its own
+      const read = unwrap(e);
+      if (ts.isCallExpression(read)) this.visitArguments(read);
+      else if (ts.isElementAccessExpression(read)) this.visit(read.argumentExpression);
+      return;
+    }
     const timer = this.timerStarted(e);
     if (timer) {
       this.out.blocking.push({ reason: 'timer-across-ask', detail: `\`${timer}\`` });
