@@ -65,10 +65,11 @@ function readsOuterElement(e: ts.Expression, context: AliasContext): boolean {
   const callee = unwrap(e.expression);
   if (!ts.isPropertyAccessExpression(callee) || !outerRoot(callee.expression, context)) return false;
   const method = callee.name.text;
+  // without a checker, the built-in names alone; with one, the receiver must be the built-in (an `any`
+  // receiver may be a server's own `get` that does more than read: memoized as before)
+  if (!context.checker) return ['get', 'find', 'findLast', 'at'].includes(method);
   const kind = collectionKind(callee.expression, context.checker);
-  if (kind !== undefined) return ELEMENT_READS[kind]?.includes(method) ?? false;
-  // no type to go by (JavaScript without inference, `any`): the built-in names alone
-  return ['get', 'find', 'findLast', 'at'].includes(method);
+  return kind !== undefined && (ELEMENT_READS[kind]?.includes(method) ?? false);
 }
 
 /** Is the chain rooted at `this` or at a name the path functions do not bind (a module or closure variable)? */
