@@ -40,33 +40,90 @@ export function linesInsideLiterals(sf: TsMorphTs.SourceFile, ts: typeof TsMorph
 
 /**
  * `after` with the leading whitespace of `before` on every line the two share apart from it (paired in
- * order, as a line diff pairs them), except the lines in `untouchable` (0-based, of `after`).
+ * order, as a line diff pairs them), except the lines in `untouchable` (0-based, of `after`). A line the
+ * codemod rewrote (`extra` → `ctx`, a registration's first line) has no twin in `before`: when a run of
+ * rewritten lines replaces as many old lines, each takes its old line's indentation; otherwise each is
+ * shifted back as far as the nearby shared line of its level (the deepest not deeper than it) was pushed.
  */
 export function restoreIndentation(before: string, after: string, untouchable: ReadonlySet<number>): string {
   if (before === after) return after;
   const oldLines = before.split('\n');
   const newLines = after.split('\n');
-  const body = (line: string): string => line.replace(/^[ \t]+/, '');
+  const printed = [...newLines]; // as the codemod printed them, for the shifts
+  const parts = diffArrays(oldLines.map(body), newLines.map(body));
+  /** Per line of `after`: the old line it is paired with, or -1 for a rewritten one. */
+  const pairedWith = new Array<number>(newLines.length).fill(-1);
+  /** Runs of rewritten lines: where they start in each text, and how many on each side. */
+  const rewritten: { oldAt: number; oldCount: number; newAt: number; newCount: number }[] = [];
   let oldAt = 0;
   let newAt = 0;
-  let changed = false;
-  for (const part of diffArrays(oldLines.map(body), newLines.map(body))) {
+  for (const part of parts) {
     const count = part.count ?? part.value.length;
-    if (part.added) {
-      newAt += count;
+    if (part.removed || part.added) {
+      let run = rewritten.at(-1);
+      if (!run || run.oldAt + run.oldCount !== oldAt || run.newAt + run.newCount !== newAt) {
+        run = { oldAt, oldCount: 0, newAt, newCount: 0 };
+        rewritten.push(run);
+      }
+      if (part.removed) {
+        run.oldCount += count;
+        oldAt += count;
+      } else {
+        run.newCount += count;
+        newAt += count;
+      }
       continue;
     }
-    if (part.removed) {
-      oldAt += count;
-      continue;
-    }
-    for (let i = 0; i < count; i++, oldAt++, newAt++) {
-      const was = oldLines[oldAt];
-      const now = newLines[newAt];
-      if (was === now || untouchable.has(newAt)) continue;
-      newLines[newAt] = was.slice(0, was.length - body(was).length) + body(now);
+    for (let i = 0; i < count; i++) pairedWith[newAt + i] = oldAt + i;
+    oldAt += count;
+    newAt += count;
+  }
+
+  let changed = false;
+  const reindent = (at: number, indent: string): void => {
+    if (untouchable.has(at)) return;
+    const now = indent + body(newLines[at]);
+    if (now !== newLines[at]) {
+      newLines[at] = now;
       changed = true;
+    }
+  };
+  // the shared line nearest in level: the deepest one not deeper than the line (the nearest first), within a
+  // few lines either side; the codemod pushed a whole block by the same amount
+  const shiftOf = (at: number): { from: string; to: string } | undefined => {
+    const width = leading(printed[at]).length;
+    let best: { j: number; width: number; distance: number } | undefined;
+    for (let j = Math.max(0, at - 40); j < Math.min(newLines.length, at + 41); j++) {
+      const old = pairedWith[j];
+      if (old < 0 || body(printed[j]) === '') continue;
+      const w = leading(printed[j]).length;
+      const distance = Math.abs(j - at);
+      if (w > width) continue;
+      if (!best || w > best.width || (w === best.width && distance < best.distance)) best = { j, width: w, distance };
+    }
+    return best && { from: leading(printed[best.j]), to: leading(oldLines[pairedWith[best.j]]) };
+  };
+  for (let at = 0; at < newLines.length; at++) if (pairedWith[at] >= 0) reindent(at, leading(oldLines[pairedWith[at]]));
+  for (const run of rewritten) {
+    for (let i = 0; i < run.newCount; i++) {
+      const at = run.newAt + i;
+      if (body(newLines[at]) === '') continue;
+      if (run.oldCount === run.newCount) {
+        reindent(at, leading(oldLines[run.oldAt + i]));
+        continue;
+      }
+      const shift = shiftOf(at);
+      const indent = leading(printed[at]);
+      if (shift && indent.startsWith(shift.from)) reindent(at, shift.to + indent.slice(shift.from.length));
     }
   }
   return changed ? newLines.join('\n') : after;
+}
+
+function body(line: string): string {
+  return line.replace(/^[ \t]+/, '');
+}
+
+function leading(line: string): string {
+  return line.slice(0, line.length - body(line).length);
 }

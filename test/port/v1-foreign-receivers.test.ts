@@ -196,8 +196,8 @@ describe('migrateV1Source with calls to keep', () => {
     expect(lines[0]).toBe('#!/usr/bin/env node');
     expect(lines[5]).toBe(`server.registerTool('a', { inputSchema: z.object({ q: z.string() }) }, async ({ q }, ctx) => {`);
     expect(lines[6]).toBe(`  log.tool('a', (v, extra) => v + extra.user);`);
-    // a line the codemod rewrote keeps its printer's indentation (v1-indentation.ts)
-    expect(lines[7].trim()).toBe(`return { content: [{ type: 'text', text: q + String(ctx.mcpReq.signal.aborted) }] };`);
+    // a line the codemod rewrote gets its own indentation back too (v1-indentation.ts)
+    expect(lines[7]).toBe(`  return { content: [{ type: 'text', text: q + String(ctx.mcpReq.signal.aborted) }] };`);
     expect(r.source).not.toContain('mrtrPortKept');
   });
 
