@@ -42,8 +42,9 @@ export function linesInsideLiterals(sf: TsMorphTs.SourceFile, ts: typeof TsMorph
  * `after` with the leading whitespace of `before` on every line the two share apart from it (paired in
  * order, as a line diff pairs them), except the lines in `untouchable` (0-based, of `after`). A line the
  * codemod rewrote (`extra` → `ctx`, a registration's first line) has no twin in `before`: when a run of
- * rewritten lines replaces as many old lines, each takes its old line's indentation; otherwise each is
- * shifted back as far as the nearby shared line of its level (the deepest not deeper than it) was pushed.
+ * rewritten lines replaces as many old lines, each takes its old line's indentation; otherwise its first
+ * line takes the old run's first line's, its last (or a closing `});`) the old run's last line's, and the
+ * lines between are shifted back as far as the nearby shared line of their level was pushed.
  */
 export function restoreIndentation(before: string, after: string, untouchable: ReadonlySet<number>): string {
   if (before === after) return after;
@@ -103,6 +104,14 @@ export function restoreIndentation(before: string, after: string, untouchable: R
     }
     return best && { from: leading(printed[best.j]), to: leading(oldLines[pairedWith[best.j]]) };
   };
+  /** The first (or last) old line of a run that is not blank. */
+  const oldEnd = (run: { oldAt: number; oldCount: number }, fromLast: boolean): number | undefined => {
+    for (let k = 0; k < run.oldCount; k++) {
+      const j = fromLast ? run.oldAt + run.oldCount - 1 - k : run.oldAt + k;
+      if (body(oldLines[j]) !== '') return j;
+    }
+    return undefined;
+  };
   for (let at = 0; at < newLines.length; at++) if (pairedWith[at] >= 0) reindent(at, leading(oldLines[pairedWith[at]]));
   for (const run of rewritten) {
     for (let i = 0; i < run.newCount; i++) {
@@ -110,6 +119,15 @@ export function restoreIndentation(before: string, after: string, untouchable: R
       if (body(newLines[at]) === '') continue;
       if (run.oldCount === run.newCount) {
         reindent(at, leading(oldLines[run.oldAt + i]));
+        continue;
+      }
+      // the ends of a rewritten run stand where the ends of the old run stood (a registration's first line,
+      // its closing `});`); a closing line goes with the old run's last line
+      const first = i === 0;
+      const last = i === run.newCount - 1;
+      const end = first || last ? oldEnd(run, last && (!first || /^[)\]}]/.test(body(printed[at])))) : undefined;
+      if (end !== undefined) {
+        reindent(at, leading(oldLines[end]));
         continue;
       }
       const shift = shiftOf(at);
