@@ -290,6 +290,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { reason: 42 },
   },
   {
+    name: 'forecast-reply',
+    call: { kind: 'tool', name: 'forecast', arguments: { city: 'Oslo' } },
+    scenarios: {
+      accept: 'Oslo: 2026-12-04 41°F, 2026-12-05 50°F',
+      decline: 'No forecast for Oslo (decline)',
+      cancel: 'No forecast for Oslo (cancel)',
+      'invalid-then-valid': 'Oslo: 2026-12-04 41°F, 2026-12-05 50°F',
+    },
+    valid: { unit: 'F' },
+    invalid: { unit: 'K' },
+  },
+  {
     name: 'inline-ask',
     call: { kind: 'tool', name: 'file_issue', arguments: { title: 'Slow login' } },
     scenarios: {

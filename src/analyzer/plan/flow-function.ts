@@ -16,6 +16,7 @@ import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './car
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
 import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
 import { aliasedStateRead } from './aliased-state.js';
+import { projectedReads } from './projected-values.js';
 import { narrowedPaths, narrowedReads } from './narrowing.js';
 import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
 import { isWrite } from './references.js';
@@ -110,6 +111,8 @@ class FunctionPlanner {
   private readonly judge: EffectJudge;
   private readonly memoized = new Map<ts.Node, boolean>();
   private readonly aliased = new Map<ts.Node, boolean>();
+  /** Reads of a value the journal cannot carry, memoized so that a later round never uses it (projected-values.ts). */
+  private readonly projected = new Set<ts.Node>();
   private readonly outerState: OuterStateReads;
   private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], nonNullReads: [], recomputed: [], blocking: [] };
   private readonly outerStateMemos: ts.Expression[] = [];
@@ -231,6 +234,7 @@ class FunctionPlanner {
 
   /** An effect here that can run before an ask point of this function. */
   private isCandidate(node: ts.Node): boolean {
+    if (this.projected.has(node)) return this.canRunBeforeAnAsk(node);
     if (!isEffect(node, this.scope, this.judge)) return !!this.outerRead(node);
     // `token = E` on outer state: E is memoized, and the write made again each round with its journalled
     // value, so whichever replica runs a later round holds what this call wrote (a write that adds to the
@@ -330,7 +334,15 @@ class FunctionPlanner {
           this.visitArguments(e);
           return;
         }
-        this.out.blocking.push({ reason: 'not-carryable', detail: names.length > 0 ? names.map((n) => `\`${n}\``).join(', ') : `\`${e.getText().slice(0, 60)}\`` });
+        // used only before the ask, through what the journal carries: memoized, and so is each read of it
+        const projection = projectedReads(e, names, { fn: this.flow.fn, askPoints: this.heldContext().askPoints, checker: this.context.checker() });
+        if (projection && 'reads' in projection) {
+          for (const read of projection.reads) this.projected.add(read);
+          this.out.memos.push(this.memoOf(e));
+          return;
+        }
+        const why = projection ? ` (${projection.why})` : '';
+        this.out.blocking.push({ reason: 'not-carryable', detail: names.length > 0 ? names.map((n) => `\`${n}\``).join(', ') + why : `\`${e.getText().slice(0, 60)}\`` });
         return;
       }
     }
