@@ -1,24 +1,27 @@
 /**
- * An object read out of state that outlives the call, and written through after an answer:
+ * An object read out of state that outlives the call, and used as that object after an answer:
  *
  *   const ticket = tickets.get(id);       // the Map's own entry, not a copy
  *   const answer = await elicit(…);
  *   ticket.status = 'closed';             // changes the entry in `tickets`
  *
- * Memoized, a later round would get the entry from the journal: a copy, so the write after the answer
- * would change the copy and leave `tickets` as it was. Such a read is not memoized: each round reads the
- * entry again, and the completing round writes through it as the legacy code did after its `await` (into
- * the state of the replica that completes: module state is per replica, ported or not). Only reads that
- * run no code of the server's are left live this way: a member or element of state the function does not
- * own (`this.carts[user]`, `store.items`), or a built-in's read of it (`Map#get`, `Array#find`/`findLast`/`at`),
- * whose value is the state's own object by specification. A value a server's function returns (which may
- * be a copy or a fresh object) is memoized as before.
+ *   const done = todos.filter((t) => t.done);                      // the store's own elements
+ *   …ask…; for (const t of done) todos.splice(todos.indexOf(t), 1); // found by identity
+ *
+ * Memoized, a later round would get the value from the journal: a copy, so a write through it would
+ * change the copy, and a look-up by identity would find nothing (`indexOf` → -1: `splice(-1, 1)` drops
+ * the last todo). Such a read is not memoized: each round reads it again, and the completing round uses the
+ * store's own objects as the legacy code did after its `await` (the state of the replica that completes:
+ * module state is per replica, ported or not). Only reads that run no code of the server's are left live
+ * this way: a member or element of state the function does not own (`this.carts[user]`, `store.items`), or a
+ * built-in's read of it (`Map#get`, `Array#find`/`findLast`/`at`/`filter`/`slice`), whose value is (or holds)
+ * the state's own objects by specification. A value a server's function returns (which may be a copy or a
+ * fresh object) is memoized as before.
  */
 import ts from '../../typescript.cjs';
 import { unwrap } from '../ast.js';
 import { resolveBinding } from '../bindings.js';
-import { isAssignment } from './effects.js';
-import { isIncrement } from './references.js';
+import { isWriteTarget } from './references.js';
 
 export interface AliasContext {
   fn: ts.FunctionLikeDeclaration;
@@ -34,8 +37,8 @@ const ELEMENT_READS: Record<string, readonly string[]> = {
   Map: ['get'],
   ReadonlyMap: ['get'],
   WeakMap: ['get'],
-  Array: ['find', 'findLast', 'at'],
-  ReadonlyArray: ['find', 'findLast', 'at'],
+  Array: ['find', 'findLast', 'at', 'filter', 'slice'],
+  ReadonlyArray: ['find', 'findLast', 'at', 'filter', 'slice'],
 };
 /** Built-in methods that change their receiver in place (by specification). */
 const MUTATORS: Record<string, readonly string[]> = {
@@ -48,14 +51,14 @@ const MUTATORS: Record<string, readonly string[]> = {
 const ANY_MUTATOR = new Set(Object.values(MUTATORS).flat());
 
 /**
- * Is `e`, kept in `names`, a read of an object of outer state that the function writes through after the
- * first answer that follows it? Then it must stay live (see above).
+ * Is `e`, kept in `names`, a read of an object of outer state (or of an array of its elements) that the
+ * function uses as the object itself after the first answer that follows it? Then it must stay live.
  */
 export function aliasedStateRead(e: ts.Expression, names: readonly string[], context: AliasContext): boolean {
   if (names.length === 0 || !readsOuterElement(unwrap(e), context)) return false;
   const askEnd = Math.min(...context.askPoints.filter((p) => p.start >= e.end).map((p) => p.awaitEnd));
   if (!Number.isFinite(askEnd)) return false;
-  return writtenThroughAfter(names, askEnd, e, context);
+  return usedAsItselfAfter(names, askEnd, e, context);
 }
 
 /** A member or element of state the function does not own, or a built-in's element read of it. */
@@ -67,7 +70,7 @@ function readsOuterElement(e: ts.Expression, context: AliasContext): boolean {
   const method = callee.name.text;
   // without a checker, the built-in names alone; with one, the receiver must be the built-in (an `any`
   // receiver may be a server's own `get` that does more than read: memoized as before)
-  if (!context.checker) return ['get', 'find', 'findLast', 'at'].includes(method);
+  if (!context.checker) return ['get', 'find', 'findLast', 'at', 'filter', 'slice'].includes(method);
   const kind = collectionKind(callee.expression, context.checker);
   return kind !== undefined && (ELEMENT_READS[kind]?.includes(method) ?? false);
 }
@@ -89,32 +92,48 @@ function collectionKind(e: ts.Expression, checker: ts.TypeChecker | undefined): 
   return type.getSymbol()?.getName() ?? '';
 }
 
+/** Array methods whose callback's first parameter is an element of the receiver. */
+const ELEMENT_CALLBACKS = new Set(['forEach', 'map', 'filter', 'some', 'every', 'find', 'findLast', 'findIndex', 'flatMap']);
+const EQUALITY = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+
 /**
- * Does the function, at or after `from`, write through one of `names` (the same bindings `made` keeps):
- * assign, update or delete a member of it, call a built-in mutator on it or on a member of it, or hand it
- * to `Object.assign` as the target? Closures made there count: they run there.
+ * Does the function, at or after `from`, use one of `names` (the bindings `made` keeps) as the object
+ * itself, where a copy would behave otherwise: write through it (assign, update or delete a member, call a
+ * built-in mutator on it or a member), hand it or an object member of it on (an argument, `Object.assign`'s
+ * target, a property of a new object, another variable), or compare it by identity? Its elements count too
+ * (a `for…of` variable over it, an element callback's parameter). Reads of its data do not: a copy has them.
+ * Closures made there count: they run there.
  */
-function writtenThroughAfter(names: readonly string[], from: number, made: ts.Expression, context: AliasContext): boolean {
-  const bindings = new Map(names.map((n) => [n, resolveBinding(made, n)]));
-  const rootedAtName = (target: ts.Expression, member: boolean): boolean => {
-    let n = unwrap(target);
-    let depth = 0;
-    while (ts.isPropertyAccessExpression(n) || ts.isElementAccessExpression(n)) {
-      n = unwrap(n.expression);
-      depth++;
+function usedAsItselfAfter(names: readonly string[], from: number, made: ts.Expression, context: AliasContext): boolean {
+  const tracked = new Set<ts.Node>();
+  for (const n of names) {
+    const b = resolveBinding(made, n);
+    if (b) tracked.add(b);
+  }
+  const isTracked = (n: ts.Node): n is ts.Identifier => ts.isIdentifier(n) && tracked.has(resolveBinding(n, n.text) as ts.Node);
+  const track = (name: ts.BindingName): void => {
+    if (ts.isIdentifier(name)) {
+      const b = resolveBinding(name, name.text);
+      if (b) tracked.add(b);
     }
-    return (!member || depth > 0) && ts.isIdentifier(n) && bindings.has(n.text) && resolveBinding(n, n.text) === bindings.get(n.text);
   };
   let found = false;
   const visit = (n: ts.Node): void => {
     if (found) return;
-    if (n.end <= from) return;
-    if (n.getStart() >= from) {
-      if (isAssignment(n)) found = rootedAtName(n.left, true);
-      else if (isIncrement(n)) found = rootedAtName(n.operand, true);
-      else if (ts.isDeleteExpression(n)) found = rootedAtName(n.expression, true);
-      else if (ts.isCallExpression(n)) found = mutates(n, rootedAtName, context.checker);
-      if (found) return;
+    // an element of a tracked value is tracked too
+    if (ts.isForOfStatement(n) && isTracked(unwrap(n.expression)) && ts.isVariableDeclarationList(n.initializer)) {
+      for (const d of n.initializer.declarations) track(d.name);
+    }
+    if (ts.isCallExpression(n)) {
+      const callee = unwrap(n.expression);
+      const cb = n.arguments[0] && unwrap(n.arguments[0]);
+      if (ts.isPropertyAccessExpression(callee) && ELEMENT_CALLBACKS.has(callee.name.text) && isTracked(unwrap(callee.expression)) && cb && (ts.isArrowFunction(cb) || ts.isFunctionExpression(cb)) && cb.parameters[0]) {
+        track(cb.parameters[0].name);
+      }
+    }
+    if (n.getStart() >= from && isTracked(n) && isReference(n) && usedAsItself(n, context.checker)) {
+      found = true;
+      return;
     }
     ts.forEachChild(n, visit);
   };
@@ -122,13 +141,52 @@ function writtenThroughAfter(names: readonly string[], from: number, made: ts.Ex
   return found;
 }
 
-function mutates(call: ts.CallExpression, rootedAtName: (e: ts.Expression, member: boolean) => boolean, checker: ts.TypeChecker | undefined): boolean {
-  const callee = unwrap(call.expression);
-  if (!ts.isPropertyAccessExpression(callee)) return false;
-  if (callee.getText() === 'Object.assign') return call.arguments.length > 0 && rootedAtName(call.arguments[0], false);
-  const method = callee.name.text;
-  if (!ANY_MUTATOR.has(method) || !rootedAtName(callee.expression, false)) return false;
-  const kind = collectionKind(callee.expression, checker);
-  return kind === undefined || (MUTATORS[kind]?.includes(method) ?? false);
+/** Is this reference a use of the object itself (see usedAsItselfAfter)? */
+function usedAsItself(id: ts.Identifier, checker: ts.TypeChecker | undefined): boolean {
+  let top: ts.Expression = id;
+  let member = false;
+  for (;;) {
+    const p = top.parent;
+    if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === top) {
+      top = p;
+      member = true;
+    } else if ((ts.isNonNullExpression(p) || ts.isParenthesizedExpression(p)) && p.expression === top) {
+      top = p;
+    } else break;
+  }
+  const p = top.parent;
+  if (member && isWriteTarget(top)) return true;
+  if (ts.isCallExpression(p) && p.expression === top) {
+    // a method of the value or of a member: only a built-in mutator changes it (`items.push`)
+    if (!member || !ts.isPropertyAccessExpression(unwrap(top))) return false;
+    const callee = unwrap(top) as ts.PropertyAccessExpression;
+    if (!ANY_MUTATOR.has(callee.name.text)) return false;
+    const kind = collectionKind(callee.expression, checker);
+    return kind === undefined || (MUTATORS[kind]?.includes(callee.name.text) ?? false);
+  }
+  // a member's value that is no object (`ticket.id`) is data, wherever it goes
+  if (member && (!checker || isPrimitive(checker.getTypeAtLocation(top)))) return false;
+  if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.arguments?.includes(top)) return !isCopyingCall(p);
+  if (ts.isBinaryExpression(p)) return EQUALITY.has(p.operatorToken.kind) || (p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === top);
+  if (ts.isVariableDeclaration(p)) return p.initializer === top;
+  return ts.isShorthandPropertyAssignment(p) || (ts.isPropertyAssignment(p) && p.initializer === top) || ts.isArrayLiteralExpression(p);
 }
 
+/** `JSON.stringify(x)`, `String(x)`: a call that only reads a copy of its argument. */
+function isCopyingCall(call: ts.CallExpression | ts.NewExpression): boolean {
+  const text = call.expression.getText();
+  return text === 'JSON.stringify' || text === 'String' || text === 'structuredClone';
+}
+
+function isPrimitive(type: ts.Type): boolean {
+  const parts = type.isUnion() ? type.types : [type];
+  return parts.every((t) => !!(t.flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.EnumLike | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void)));
+}
+
+/** A value reference of the name (not a property name, a key, or a declaration's name). */
+function isReference(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if (ts.isPropertyAccessExpression(p) && p.name === id) return false;
+  if ((ts.isPropertyAssignment(p) || ts.isBindingElement(p) || ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p)) && p.name === id) return false;
+  return !ts.isTypeReferenceNode(p) && !ts.isQualifiedName(p) && !ts.isTypeQueryNode(p);
+}
