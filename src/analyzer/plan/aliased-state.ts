@@ -94,7 +94,6 @@ function collectionKind(e: ts.Expression, checker: ts.TypeChecker | undefined): 
 
 /** Array methods whose callback's first parameter is an element of the receiver. */
 const ELEMENT_CALLBACKS = new Set(['forEach', 'map', 'filter', 'some', 'every', 'find', 'findLast', 'findIndex', 'flatMap']);
-const EQUALITY = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
 
 /**
  * Does the function, at or after `from`, use one of `names` (the bindings `made` keeps) as the object
@@ -167,9 +166,15 @@ function usedAsItself(id: ts.Identifier, checker: ts.TypeChecker | undefined): b
   // a member's value that is no object (`ticket.id`) is data, wherever it goes
   if (member && (!checker || isPrimitive(checker.getTypeAtLocation(top)))) return false;
   if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.arguments?.includes(top)) return !isCopyingCall(p);
-  if (ts.isBinaryExpression(p)) return EQUALITY.has(p.operatorToken.kind) || (p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === top);
+  if (ts.isBinaryExpression(p)) return isEquality(p.operatorToken.kind) || (p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === top);
   if (ts.isVariableDeclaration(p)) return p.initializer === top;
   return ts.isShorthandPropertyAssignment(p) || (ts.isPropertyAssignment(p) && p.initializer === top) || ts.isArrayLiteralExpression(p);
+}
+
+/** `===`, `!==`, `==`, `!=` (a function, not a module-level set: the compiler loads on first use, not on import). */
+function isEquality(kind: ts.SyntaxKind): boolean {
+  const k = ts.SyntaxKind;
+  return kind === k.EqualsEqualsEqualsToken || kind === k.ExclamationEqualsEqualsToken || kind === k.EqualsEqualsToken || kind === k.ExclamationEqualsToken;
 }
 
 /** `JSON.stringify(x)`, `String(x)`: a call that only reads a copy of its argument. */
