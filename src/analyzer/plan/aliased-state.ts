@@ -19,7 +19,8 @@
  * fresh object) is memoized as before.
  */
 import ts from '../../typescript.cjs';
-import { unwrap } from '../ast.js';
+import { isFunctionLike, unwrap } from '../ast.js';
+import { bindingNames } from './scope.js';
 import { resolveBinding } from '../bindings.js';
 import { isWriteTarget } from './references.js';
 
@@ -61,18 +62,54 @@ export function aliasedStateRead(e: ts.Expression, names: readonly string[], con
   return usedAsItselfAfter(names, askEnd, e, context);
 }
 
-/** A member or element of state the function does not own, or a built-in's element read of it. */
-function readsOuterElement(e: ts.Expression, context: AliasContext): boolean {
+/**
+ * A member or element of state the function does not own, or a built-in's element read of it; or a call
+ * of the server's own accessor that does nothing but return one (`get(id) { return this.tickets.get(id); }`,
+ * awaited or not), seen through the checker.
+ */
+function readsOuterElement(e: ts.Expression, context: AliasContext, viaAccessor = false): boolean {
+  if (ts.isAwaitExpression(e)) return !viaAccessor && readsOuterElement(unwrap(e.expression), context);
   if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) return outerRoot(e.expression, context);
   if (!ts.isCallExpression(e)) return false;
   const callee = unwrap(e.expression);
-  if (!ts.isPropertyAccessExpression(callee) || !outerRoot(callee.expression, context)) return false;
-  const method = callee.name.text;
-  // without a checker, the built-in names alone; with one, the receiver must be the built-in (an `any`
-  // receiver may be a server's own `get` that does more than read: memoized as before)
-  if (!context.checker) return ['get', 'find', 'findLast', 'at', 'filter', 'slice'].includes(method);
-  const kind = collectionKind(callee.expression, context.checker);
-  return kind !== undefined && (ELEMENT_READS[kind]?.includes(method) ?? false);
+  if (ts.isPropertyAccessExpression(callee) && outerRoot(callee.expression, context)) {
+    const method = callee.name.text;
+    // without a checker, the built-in names alone; with one, the receiver must be the built-in (an `any`
+    // receiver may be a server's own `get` that does more than read: memoized as before)
+    if (!context.checker) return ['get', 'find', 'findLast', 'at', 'filter', 'slice'].includes(method);
+    const kind = collectionKind(callee.expression, context.checker);
+    if (kind !== undefined && ELEMENT_READS[kind]?.includes(method)) return true;
+  } else if (!ts.isIdentifier(callee) || context.isLocal(callee.text)) {
+    return false;
+  }
+  return !viaAccessor && returnsOuterElement(e, context);
+}
+
+/** The function called only returns a read of outer state (its own `this`, or names it does not bind). */
+function returnsOuterElement(call: ts.CallExpression, context: AliasContext): boolean {
+  const decl = context.checker?.getResolvedSignature(call)?.declaration;
+  if (!decl || !isFunctionLike(decl) || !decl.body) return false;
+  const body = decl.body;
+  const only = ts.isBlock(body) ? (body.statements.length === 1 && ts.isReturnStatement(body.statements[0]) ? body.statements[0].expression : undefined) : body;
+  if (!only) return false;
+  const own = new Set(decl.parameters.flatMap((p) => bindingNames(p.name)));
+  const inner: AliasContext = { ...context, fn: decl, isLocal: (name) => own.has(name) };
+  const returned = unwrap(only);
+  // `this.items.find(…) ?? null`: the read is the left side
+  const read = ts.isBinaryExpression(returned) && returned.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken ? unwrap(returned.left) : returned;
+  // what it reads with runs on every round too: only names, literals and member reads (no call)
+  return readsOuterElement(read, inner, true) && !containsCall(ts.isCallExpression(read) ? read.arguments : ts.isElementAccessExpression(read) ? [read.argumentExpression] : []);
+}
+
+function containsCall(nodes: readonly ts.Node[]): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if ((ts.isCallExpression(n) && !isFunctionLike(unwrap(n.expression))) || ts.isNewExpression(n) || ts.isTaggedTemplateExpression(n) || ts.isAwaitExpression(n)) found = true;
+    else if (!isFunctionLike(n)) ts.forEachChild(n, visit);
+  };
+  for (const n of nodes) visit(n);
+  return found;
 }
 
 /** Is the chain rooted at `this` or at a name the path functions do not bind (a module or closure variable)? */
