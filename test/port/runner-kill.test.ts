@@ -39,14 +39,25 @@ interface Strike {
 /** Runs the child on `cwd` and strikes as told; resolves with how it ended and the swaps it announced. */
 function runChild(cwd: string, paths: readonly string[], strike: Strike): Promise<{ code: number | null; signal: string | null; swaps: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, cwd, ...paths], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // the child waits at each swap for a byte from us: the strike lands there, whatever the machine's load
+    const child = spawn(process.execPath, [CHILD, cwd, ...paths], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, MRTR_CHILD_HANDSHAKE: '1' } });
+    child.stdin.on('error', () => {}); // the child may be gone when we answer
     let swaps = 0;
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
-      for (const line of lines) if (line.startsWith('swap ') && ++swaps === strike.atSwap) child.kill(strike.signal);
+      for (const line of lines) {
+        if (!line.startsWith('swap ')) continue;
+        if (++swaps === strike.atSwap) {
+          child.kill(strike.signal);
+          // SIGTERM/SIGINT are handled in JavaScript, which runs once the child stops waiting
+          if (strike.signal !== 'SIGKILL') child.stdin.write('g');
+        } else {
+          child.stdin.write('g');
+        }
+      }
     });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, swaps }));
