@@ -3,7 +3,8 @@
  * - only client-side routes: not a server site at all (dropped);
  * - every remaining route behind an era guard: `guarded`;
  * - some route reaches an eligible handler: `auto` when every such route is in auto shape and no
- *   route ends outside an eligible request, else `manual` with every reason found;
+ *   route ends outside an eligible request, else `manual` with every reason found; a route from dead
+ *   code (nothing can call its entry) does not count here: it never runs;
  * - no eligible handler, but some route found no caller (`no-handler`, manual): `manual` — an
  *   eligible request may still be in flight through code not seen;
  * - otherwise: `unportable`, with the reasons of the entry points reached (each proves it).
@@ -37,7 +38,9 @@ export function classifyRoutes(routes: readonly Route[]): Verdict | undefined {
     return { portability: 'guarded', reasons: ['era-guarded'], shown: handlerRoutes[0] ?? serverRoutes[0], handlerRoutes, serverRoutes };
   }
   const eligible = sortRoutes(open.filter((r) => r.end.type === 'handler'));
-  const elsewhere = open.filter((r) => r.end.type === 'unportable');
+  // a route from code nothing can call never runs: beside an eligible handler it is no caller the port
+  // must keep the legacy ask for (the handler's ask becomes the runtime's; the dead caller never reaches it)
+  const elsewhere = open.filter((r) => r.end.type === 'unportable' && !(eligible.length > 0 && r.end.reason === 'dead-code'));
   const reasons = new Set<ReasonId>();
   for (const r of eligible) for (const id of routeReasons(r)) reasons.add(id);
   for (const r of elsewhere) if (r.end.type === 'unportable') reasons.add(r.end.reason);
