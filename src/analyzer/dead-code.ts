@@ -56,6 +56,9 @@ export class DeadCode {
     const member = owningClass(fn) ? new RegExp(`\\.\\s*${escapeRegExp(name)}\\b`) : undefined;
     return holders.some((f) => {
       const text = this.project.text(f) ?? '';
+      // a barrel's `export { name } from '…'` passes the name on and calls nothing: its importers are
+      // asked instead (they name the barrel, one of `moduleNames`); a renaming re-export keeps the file a holder
+      if (!wordsOf(withoutPlainReexports(text, name)).has(name)) return false;
       return quoted.test(text) || specifier.test(text) || (member?.test(text) ?? false);
     });
   }
@@ -160,6 +163,16 @@ interface PackageFacts {
 
 const MAX_PUBLIC_FILES = 2_000;
 const REEXPORT = /export\s+(?:type\s+)?(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s+from\s+['"]([^'"]+)['"]/g;
+
+/** `text` without the `export { … } from '…'` statements that re-export `name` under its own name. */
+function withoutPlainReexports(text: string, name: string): string {
+  return text.replace(REEXPORT, (statement) => {
+    const list = /\{([^}]*)\}/.exec(statement)?.[1];
+    if (list === undefined) return statement;
+    const specifiers = list.split(',').map((s) => s.trim().replace(/^type\s+/, ''));
+    return specifiers.includes(name) ? statement.replace(new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`, 'g'), '') : statement;
+  });
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -12,7 +12,7 @@ import { applyPortSource, defaultContinuationImport } from '../../transforms/ind
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const dir = join(root, 'fixtures/analyzer/dead-caller');
-const files = ['confirm.ts', 'server.ts', 'package.json'].map((f) => join(dir, f));
+const files = ['confirm.ts', 'helpers.ts', 'sampling.ts', 'server.ts', 'package.json'].map((f) => join(dir, f));
 
 describe('an ask shared with dead code', () => {
   const texts = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
@@ -35,6 +35,11 @@ describe('an ask shared with dead code', () => {
     expect(confirm).toContain('await elicit({ message, requestedSchema: yesNo })');
     expect(confirm).toContain('return askYesNo(ctx, `Pin note ${id}?`);');
     expect(confirm).not.toContain('@mrtr-port-todo');
-    expect(port(files[1])).toContain("resumable('delete_note', async ({ id }, ctx) => {");
+    expect(port(files[3])).toContain("resumable('delete_note', async ({ id }, ctx) => {");
+  });
+
+  it('a helper only a barrel re-exports is dead code; its live sibling behind the same barrel is ported', () => {
+    const sampling = report.sites.filter((s) => s.file.endsWith('dead-caller/sampling.ts')).map((s) => `${s.line} ${s.portability}(${s.reasons.join(',')})`);
+    expect(sampling).toEqual(['12 auto()', '17 unportable(dead-code)']);
   });
 });
