@@ -32,6 +32,28 @@ export function calledFunction(callee: ts.Expression, file: FileIndex, project: 
 }
 
 /**
+ * The method `obj.name(…)` invokes when `obj` is a const (in scope, or a top-level one imported) made
+ * by `new C(…)` of a class declared in an analyzed file: `C`'s method `name`, when it has a body.
+ */
+export function instanceMethodFunction(callee: ts.Expression, file: FileIndex, project: Project): FunctionAt | undefined {
+  const c = unwrap(callee);
+  if (!ts.isPropertyAccessExpression(c)) return undefined;
+  const recv = unwrap(c.expression);
+  if (!ts.isIdentifier(recv)) return undefined;
+  const bound = declarationOf(recv, file, project);
+  const decl = bound?.decl;
+  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !(decl.parent.flags & ts.NodeFlags.Const)) return undefined;
+  const made = unwrap(decl.initializer);
+  if (!ts.isNewExpression(made)) return undefined;
+  const ctor = unwrap(made.expression);
+  if (!ts.isIdentifier(ctor)) return undefined;
+  const cls = declarationOf(ctor, bound.file, project);
+  if (!cls || !ts.isClassDeclaration(cls.decl)) return undefined;
+  const m = cls.decl.members.find((x) => ts.isMethodDeclaration(x) && propertyNameText(x.name) === c.name.text) as ts.MethodDeclaration | undefined;
+  return m?.body ? { fn: m, file: cls.file } : undefined;
+}
+
+/**
  * The function `obj.name(…)` invokes when `obj` is a module's object of functions (`export const
  * sessions = { serverFor, open }`, here or imported, through re-exports and renames): the member's
  * method, function expression, or the function a (shorthand) property names. Not followed into

@@ -10,7 +10,7 @@ import { classifyAssignment, classifyCallbackArgument, decoratedHandler, framewo
 import { INVOKE_METHODS, type FileIndex } from './file-index.js';
 import { isEraGuarded, isUnderCapabilityCheck } from './guards.js';
 import { resolveBinding } from './bindings.js';
-import { calledFunction } from './functions.js';
+import { calledFunction, instanceMethodFunction } from './functions.js';
 import { tableCallees } from './table-callees.js';
 import { DeadCode } from './dead-code.js';
 import type { Project } from './project.js';
@@ -384,6 +384,7 @@ export class Reach {
       const local = p.name.text;
       return (file.identRefs.get(local) ?? []).filter((id) => resolveBinding(id, local) === p).map((node) => ({ file, node }));
     }
+    if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && outerParent(p.right) === v) return this.storedValueUses(p.left, file);
     const returning = ts.isReturnStatement(p) ? enclosingFunction(p) : ts.isArrowFunction(p) && p.body === v ? p : undefined;
     // a repo function the value was forwarded into returns it to the call that passed it, not to every caller
     const back = returning ? returnsTo?.get(returning) : undefined;
@@ -400,14 +401,44 @@ export class Reach {
   }
 
   /**
+   * A value stored by an assignment (`sampler = fn` into a module `let`, `this.ask = ask` into a field):
+   * the reads of that variable (in its file, and where it is imported) or of that field (`this.ask`
+   * in the same class), the assignments' own targets left out. A setter that keeps the callback it is
+   * handed (`registerSamplingCallback(cb)`) is followed to where the stored callback is called.
+   */
+  private storedValueUses(target: ts.Expression, file: FileIndex): Ref[] {
+    const t = unwrap(target);
+    const assignedTo = (n: ts.Node): boolean => {
+      const o = outerParent(n);
+      return !!o.parent && ts.isBinaryExpression(o.parent) && o.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && outerParent(o.parent.left) === o;
+    };
+    if (ts.isIdentifier(t)) {
+      const decl = resolveBinding(t, t.text);
+      if (!decl || !ts.isVariableDeclaration(decl) || decl.parent.flags & ts.NodeFlags.Const) return [];
+      const own = (file.identRefs.get(t.text) ?? []).filter((id) => id !== t && !assignedTo(id) && resolveBinding(id, t.text) === decl).map((node): Ref => ({ file, node }));
+      const exported = ts.isSourceFile(decl.parent.parent.parent) && [...file.exports.values()].includes(t.text);
+      return exported ? [...own, ...this.importedUses(file, t.text)] : own;
+    }
+    if (ts.isPropertyAccessExpression(t) && t.expression.kind === ts.SyntaxKind.ThisKeyword) {
+      const cls = thisClass(t);
+      if (!cls) return [];
+      return (file.propRefs.get(t.name.text) ?? [])
+        .filter((pa) => pa !== t && pa.expression.kind === ts.SyntaxKind.ThisKeyword && thisClass(pa) === cls && !assignedTo(pa))
+        .map((node): Ref => ({ file, node }));
+    }
+    return [];
+  }
+
+  /**
    * A function passed as an argument of a call to a repo function: the uses of the parameter it
    * lands in, inside that function (where it is registered, called, or passed further on).
    */
   private forwardedInto(call: ts.CallExpression, arg: ts.Node, file: FileIndex, w: Walk): { refs: Ref[]; name: string; paramArgs: Map<ts.ParameterDeclaration, ts.Expression>; returnsTo: Map<ts.FunctionLikeDeclaration, Ref> } | undefined {
     const index = call.arguments.findIndex((a) => outerParent(a) === outerParent(arg));
     if (index < 0 || entryForArgument(arg)) return undefined;
-    const called = calledFunction(call.expression, file, this.project);
-    // a call through a keyed table (`toolHandler.handler(args, ask)`): each function the table holds
+    // the function called by name, a method of a class instance held in a const (`reviewer.setAsker(fn)`),
+    // or, through a keyed table (`toolHandler.handler(args, ask)`), each function the table holds
+    const called = calledFunction(call.expression, file, this.project) ?? instanceMethodFunction(call.expression, file, this.project);
     const targets = called ? [called] : tableCallees(call.expression, file, this.project);
     const paramArgs = new Map(w.paramArgs);
     const returnsTo = new Map(w.returnsTo);
@@ -702,6 +733,13 @@ function nameThroughParameters(registration: ts.CallExpression, w: Walk): string
 }
 
 /** `??`, `||`, `&&`: the result may be either operand, so a value passes through them. */
+/** The class whose `this` a `this.x` read means: that of the nearest non-arrow function around it. */
+function thisClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  let scope = enclosingFunction(node);
+  while (scope && ts.isArrowFunction(scope)) scope = enclosingFunction(scope);
+  return scope ? owningClass(scope) : undefined;
+}
+
 function isPassingOperator(kind: ts.SyntaxKind): boolean {
   return kind === ts.SyntaxKind.QuestionQuestionToken || kind === ts.SyntaxKind.BarBarToken || kind === ts.SyntaxKind.AmpersandAmpersandToken;
 }

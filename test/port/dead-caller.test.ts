@@ -21,7 +21,7 @@ describe('an ask shared with dead code', () => {
 
   it('is auto, with the dead route still listed', () => {
     expect(site.portability).toBe('auto');
-    expect(site.handlers.map((h) => `${h.kind}:${h.portability}`).sort()).toEqual(['dead-code:unportable', 'tool:auto']);
+    expect(site.handlers!.map((h) => `${h.kind}:${h.portability}`).sort()).toEqual(['dead-code:unportable', 'tool:auto']);
   });
 
   it('is ported: the shared ask becomes the runtime\'s, the tool is wrapped, the dead caller is kept as written', () => {
