@@ -9,13 +9,15 @@
  */
 import { resolve } from 'node:path';
 import ts from '../typescript.cjs';
-import { memberChain, owningClass, position } from './ast.js';
+import { memberChain, outerParent, owningClass, position, unwrap } from './ast.js';
 import { detectSites, isServerSide, siteOfConfirmed, type RawSite, type UndecidedCall } from './detect.js';
 import { classifyRoute, classifyRoutes } from './classify.js';
 import type { FileIndex } from './file-index.js';
 import type { AnalysisReport, EntryRoute, HandlerRef, Portability, SdkEra, Site, ViaStep } from './model.js';
 import { REASONS, type ReasonId } from './reasons.js';
-import { leadNames } from './leads.js';
+import { leadNames, type HandedOn } from './leads.js';
+import { resolveBinding } from './bindings.js';
+import { calledFunction, instanceMethodFunction } from './functions.js';
 import { mentionsLegacyVocabulary, wordMatcher } from './prefilter.js';
 import { prepareDeclarations } from './types.js';
 import { Project } from './project.js';
@@ -121,7 +123,8 @@ export function findSites(options: AnalyzeOptions): { found: Found[]; project: P
   // pass 2: files that name what leads to a site, until nothing new turns up
   const leads = new Set<string>();
   let fresh = new Set<string>();
-  for (const index of project.parsed()) for (const site of index.sites) addLeads(site.node, index, leads, fresh);
+  const handedOn = storedCallbackLeads(project, leads, fresh);
+  for (const index of project.parsed()) for (const site of index.sites) addLeads(site.node, index, leads, fresh, handedOn);
   while (fresh.size > 0) {
     const matcher = wordMatcher(fresh);
     fresh = new Set();
@@ -136,7 +139,7 @@ export function findSites(options: AnalyzeOptions): { found: Found[]; project: P
     }
     for (const index of added) {
       for (const name of leads) {
-        for (const ref of [...(index.identRefs.get(name) ?? []), ...(index.propRefs.get(name) ?? [])]) addLeads(ref, index, leads, fresh);
+        for (const ref of [...(index.identRefs.get(name) ?? []), ...(index.propRefs.get(name) ?? [])]) addLeads(ref, index, leads, fresh, handedOn);
       }
     }
   }
@@ -193,12 +196,53 @@ function typeChecked(project: Project): { typeChecked?: number } {
   return project.typeCheckedFiles.size > 0 ? { typeChecked: project.typeCheckedFiles.size } : {};
 }
 
-function addLeads(node: ts.Node, index: FileIndex, leads: Set<string>, fresh: Set<string>): void {
-  for (const name of leadNames(node, index)) {
+function addLeads(node: ts.Node, index: FileIndex, leads: Set<string>, fresh: Set<string>, handedOn?: (index: FileIndex) => HandedOn): void {
+  for (const name of leadNames(node, index, handedOn?.(index))) {
     if (name === 'constructor' || leads.has(name)) continue;
     leads.add(name);
     fresh.add(name);
   }
+}
+
+/**
+ * A function on a site's path handed to a repo function that keeps it (`useSampler(fn)` storing it in
+ * a module `let`, `reviewer.setAsker(fn)` in a field): the reads of what it is stored in are where it is
+ * called, so they lead on (their exported functions name the next files to parse), in that function's file.
+ */
+function storedCallbackLeads(project: Project, leads: Set<string>, fresh: Set<string>): (index: FileIndex) => HandedOn {
+  const done = new Set<ts.ParameterDeclaration>();
+  const self = (index: FileIndex): HandedOn => (call, at) => {
+    const target = calledFunction(call.expression, index, project) ?? instanceMethodFunction(call.expression, index, project);
+    const param = target?.fn.parameters[at];
+    if (!target || !param || param.dotDotDotToken || !ts.isIdentifier(param.name) || done.has(param)) return;
+    done.add(param);
+    for (const read of storedReads(target.fn, param as ts.ParameterDeclaration & { name: ts.Identifier }, target.file)) addLeads(read, target.file, leads, fresh, self);
+  };
+  return self;
+}
+
+/** The reads of the module `let`/`var` or `this` field that `fn` assigns its parameter `param` to. */
+function storedReads(fn: ts.FunctionLikeDeclaration, param: ts.ParameterDeclaration & { name: ts.Identifier }, file: FileIndex): ts.Node[] {
+  const name = param.name.text;
+  const out: ts.Node[] = [];
+  const isTarget = (n: ts.Node): boolean => {
+    const o = outerParent(n);
+    return !!o.parent && ts.isBinaryExpression(o.parent) && o.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && outerParent(o.parent.left) === o;
+  };
+  for (const use of file.identRefs.get(name) ?? []) {
+    if (use.pos < fn.pos || use.end > fn.end || resolveBinding(use, name) !== param) continue;
+    const assign = outerParent(use).parent;
+    if (!assign || !ts.isBinaryExpression(assign) || assign.operatorToken.kind !== ts.SyntaxKind.EqualsToken || outerParent(assign.right) !== outerParent(use)) continue;
+    const left = unwrap(assign.left);
+    if (ts.isIdentifier(left)) {
+      const decl = resolveBinding(left, left.text);
+      if (!decl || !ts.isVariableDeclaration(decl) || decl.parent.flags & ts.NodeFlags.Const) continue;
+      for (const id of file.identRefs.get(left.text) ?? []) if (id !== left && !isTarget(id) && resolveBinding(id, left.text) === decl) out.push(id);
+    } else if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword) {
+      for (const pa of file.propRefs.get(left.name.text) ?? []) if (pa !== left && pa.expression.kind === ts.SyntaxKind.ThisKeyword && !isTarget(pa)) out.push(pa);
+    }
+  }
+  return out;
 }
 
 /** Each `handlers` entry a route of the plan reaches takes that route's verdict (routes to one entry merge: the worse verdict, reasons joined). */

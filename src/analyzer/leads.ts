@@ -8,13 +8,24 @@ import ts from '../typescript.cjs';
 import { enclosingFunction, functionName, outerParent, owningClass } from './ast.js';
 import type { FileIndex } from './file-index.js';
 
-export function leadNames(node: ts.Node, index: FileIndex): Set<string> {
+/** A call that a function on the site's path is handed to, as argument `index` (the caller resolves what it calls). */
+export type HandedOn = (call: ts.CallExpression, index: number) => void;
+
+export function leadNames(node: ts.Node, index: FileIndex, handedOn?: HandedOn): Set<string> {
   const leads = new Set<string>();
   const exported = new Set(index.exports.values());
   const seen = new Set<ts.Node>();
   const queue: ts.Node[] = [node];
+  // a function value handed to a call (`useSampler(fn)`): the function called may keep it and call it later
+  const noteHanded = (value: ts.Node): void => {
+    const call = outerParent(value).parent;
+    if (!handedOn || !call || !ts.isCallExpression(call)) return;
+    const at = call.arguments.findIndex((a) => outerParent(a) === outerParent(value));
+    if (at >= 0 && (ts.isIdentifier(call.expression) || ts.isPropertyAccessExpression(call.expression))) handedOn(call, at);
+  };
   while (queue.length > 0 && seen.size < 256) {
     const from = queue.pop()!;
+    if (from !== node) noteHanded(from);
     // a module-level table holding it (`export const TOOLS = { refund: REFUND_TOOL }`) leads on by its name
     const table = enclosingFunction(from) ? undefined : topLevelVariable(from);
     if (table && !seen.has(table)) {
@@ -25,6 +36,7 @@ export function leadNames(node: ts.Node, index: FileIndex): Set<string> {
     for (let fn = enclosingFunction(from); fn; fn = enclosingFunction(fn)) {
       if (seen.has(fn)) break;
       seen.add(fn);
+      noteHanded(fn);
       const name = functionName(fn);
       const cls = owningClass(fn);
       const holder = objectHolderName(fn);

@@ -353,7 +353,11 @@ export class Reach {
       // a function stored in a table: `{ refund: refundHandler }`
       const key = propertyNameText(p.name);
       if (key && ts.isObjectLiteralExpression(p.parent)) {
-        for (const tref of this.tableReferences(p.parent, ref.file, key)) this.fromReference(tref, fn, fnFile, name, w, out);
+        const trefs = this.tableReferences(p.parent, ref.file, key);
+        // none where the table goes (an entry of an exported array, `[{ name, handler: fn }]`): the
+        // entry's member calls elsewhere (`tool.handler(args)` after `allTools.find(…)`), as for a function written in the entry
+        const elsewhere = trefs.length > 0 || LEGACY_NAMES.has(key) ? [] : this.objectMemberUsesElsewhere(p.parent, ref.file, key, true);
+        for (const tref of trefs.length > 0 ? trefs : elsewhere) this.fromReference(tref, fn, fnFile, name, w, out);
       }
       return;
     }
@@ -591,7 +595,16 @@ export class Reach {
     const holder = outerParent(fn).parent;
     const inObject = holder && ts.isPropertyAssignment(holder) && ts.isObjectLiteralExpression(holder.parent) ? holder.parent : ts.isMethodDeclaration(fn) && ts.isObjectLiteralExpression(fn.parent) ? fn.parent : undefined;
     if (!inObject && (!owningClass(fn) || LEGACY_NAMES.has(name))) return [];
-    const seeing = this.filesSeeing(file);
+    return this.objectMemberUsesElsewhere(inObject, file, name);
+  }
+
+  /**
+   * The calls `x.name(…)` (or hand-overs to a repo function) of the member `name` of `inObject` (a
+   * class's when undefined) in the parsed files that cannot see `file` (those the member's own
+   * references cover), or in every parsed file (`everywhere`: for a named function held as an entry's value).
+   */
+  private objectMemberUsesElsewhere(inObject: ts.ObjectLiteralExpression | undefined, file: FileIndex, name: string, everywhere = false): Ref[] {
+    const seeing = everywhere ? [] : this.filesSeeing(file);
     const siblings = inObject ? siblingKeys(inObject) : undefined;
     const refs: Ref[] = [];
     for (const f of this.project.parsed()) {

@@ -37,3 +37,25 @@ describe('a callback kept by a setter', () => {
     expect(out).toContain('server.setRequestHandler(CallToolRequestSchema, resumable(undefined, async (request) => {');
   });
 });
+
+describe('a kept callback called from modules that name no legacy method, dispatched through a table and an AsyncLocalStorage context', () => {
+  const dispatch = join(root, 'fixtures/analyzer/stored-callback-dispatch');
+  const all = readdirSync(dispatch).sort().map((f) => join(dispatch, f));
+  const texts = new Map(all.map((f) => [f, readFileSync(f, 'utf8')]));
+  const { report, plans } = analyze({ cwd: root, files: all, texts, plan: { roots: 'config' } });
+
+  it('is auto, reached through the table entry the dispatcher finds', () => {
+    expect(report.sites.map((s) => `${s.line} ${s.portability} ${s.handler?.kind}:${s.via.map((v) => v.function).join('<')}`)).toEqual(['18 auto tool:outlineHandler<complete<fn']);
+  });
+
+  it('is ported where it stands, the dispatcher wrapped', () => {
+    const server = all.find((f) => f.endsWith('server.ts'))!;
+    const plan = plans.find((p) => p.file === relative(root, server)) ?? null;
+    const source = texts.get(server)!;
+    const out = applyPortSource({ source, path: server, plan, options: { codec: 'aead', roots: 'config', continuationImport: defaultContinuationImport(source) } });
+    expect(out).not.toContain('server.request(');
+    expect(out).toContain("await inputRequest({ method: 'sampling/createMessage'");
+    expect(out).toContain('server.setRequestHandler(CallToolRequestSchema, resumable(undefined, async (request) => {');
+    expect(out).toContain('await requestServer.run(server, () => tool.handler(request.params.arguments ?? {}));');
+  });
+});

@@ -6,7 +6,8 @@
  * stop somewhere the legacy code never waited, or not at all.
  */
 import ts from '../../typescript.cjs';
-import { memberChain, outerParent } from '../ast.js';
+import { memberChain, outerParent, unwrap } from '../ast.js';
+import { resolveBinding } from '../bindings.js';
 
 export type AwaitedPosition =
   | {
@@ -80,7 +81,9 @@ function combinatorOf(array: ts.ArrayLiteralExpression): { name: string; call: t
 
 /**
  * A nested function the enclosing function waits for, with the node that stands for it there:
- * an IIFE (`await (async () => { … })()`) — the call; or a callback mapped over and batched
+ * an IIFE (`await (async () => { … })()`) — the call; a callback run in a request context
+ * (`await storage.run(ctx, () => tool.handler(args))`, node's AsyncLocalStorage, which calls it on the
+ * spot and returns its value) — the `run` call; or a callback mapped over and batched
  * (`await Promise.all(items.map(async (item) => { … }))`) — the `Promise.all` call.
  */
 export function awaitedCallback(fn: ts.FunctionLikeDeclaration): ts.CallExpression | undefined {
@@ -89,6 +92,7 @@ export function awaitedCallback(fn: ts.FunctionLikeDeclaration): ts.CallExpressi
   const p = outer.parent;
   if (!p || !ts.isCallExpression(p)) return undefined;
   if (outerParent(p.expression) === outer) return p;
+  if (isAsyncLocalRun(p, outer)) return p;
   if (p.arguments[0] === undefined || outerParent(p.arguments[0]) !== outer) return undefined;
   const callee = p.expression;
   if (!ts.isPropertyAccessExpression(callee) || (callee.name.text !== 'map' && callee.name.text !== 'flatMap')) return undefined;
@@ -97,4 +101,20 @@ export function awaitedCallback(fn: ts.FunctionLikeDeclaration): ts.CallExpressi
   if (!batch || !ts.isCallExpression(batch) || batch.arguments[0] === undefined || outerParent(batch.arguments[0]) !== mapped) return undefined;
   const chain = memberChain(batch.expression);
   return chain.length === 2 && chain[0] === 'Promise' && BATCHES.has(chain[1]) ? batch : undefined;
+}
+
+/** `storage.run(store, callback)` where `storage` is a const made by `new AsyncLocalStorage(…)` imported from node:async_hooks. */
+function isAsyncLocalRun(call: ts.CallExpression, callback: ts.Node): boolean {
+  const callee = unwrap(call.expression);
+  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'run' || call.arguments[1] === undefined || outerParent(call.arguments[1]) !== callback) return false;
+  const storage = unwrap(callee.expression);
+  if (!ts.isIdentifier(storage)) return false;
+  const decl = resolveBinding(storage, storage.text);
+  if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer || !(decl.parent.flags & ts.NodeFlags.Const)) return false;
+  const made = unwrap(decl.initializer);
+  if (!ts.isNewExpression(made) || !ts.isIdentifier(made.expression)) return false;
+  const cls = resolveBinding(made.expression, made.expression.text);
+  if (!cls || !ts.isImportSpecifier(cls) || (cls.propertyName ?? cls.name).text !== 'AsyncLocalStorage') return false;
+  const from = cls.parent.parent.parent.moduleSpecifier;
+  return ts.isStringLiteral(from) && (from.text === 'node:async_hooks' || from.text === 'async_hooks');
 }
