@@ -110,6 +110,8 @@ export function unreadEdits(sf: ts.SourceFile, drops: readonly Span[], handlerAr
       judged.add(key);
       const scope = decl.kind === 'param' ? decl.fn : decl.kind === 'local' ? decl.scope : sf;
       const own = declarationName(decl);
+      // declared in the dropped text itself (a callback in an ask's dropped options): it goes with that text
+      if (inDrop(own)) continue;
       if (index.occurrences(own.text, scope).every((o) => o === own || inDrop(o))) unread.set(key, decl);
     }
     // what is removed is dropped too: its type annotation may hold the last read of an import
