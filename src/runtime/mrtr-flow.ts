@@ -663,6 +663,9 @@ function decodeValue(value: unknown): unknown {
   }
 }
 
+/** The stand-ins `poisoned` made, so restoring an argument in place can tell them from values. */
+const POISONED = new WeakSet<object>();
+
 /** Stands for a value that was not carried: any use says which one and why. */
 function poisoned(what: string): unknown {
   const fail = (): never => {
@@ -670,26 +673,60 @@ function poisoned(what: string): unknown {
   };
   // not a thenable (`then` reads undefined), so it can be returned and awaited; any other use fails
   const get = (_target: unknown, key: string | symbol): unknown => (key === 'then' ? undefined : fail());
-  return new Proxy(function notCarried() {}, { get, apply: fail, construct: fail, has: fail, set: fail, ownKeys: fail, getPrototypeOf: fail });
+  const stand = new Proxy(function notCarried() {}, { get, apply: fail, construct: fail, has: fail, set: fail, ownKeys: fail, getPrototypeOf: fail });
+  POISONED.add(stand);
+  return stand;
 }
 
+function isPoisoned(value: unknown): boolean {
+  return typeof value === 'function' && POISONED.has(value);
+}
+
+/**
+ * Puts the journalled state of the arguments a memoized call changed back into this round's objects.
+ * A part that could not travel (a handle, a class instance, a function: journalled as not carried) keeps
+ * this round's live value: the round made its own, and the journal has nothing to put in its place.
+ */
 function restoreMutables(targets: readonly (object | null | undefined)[], states: unknown): void {
   if (!Array.isArray(states)) return;
   targets.forEach((target, i) => {
     const state = states[i];
-    if (target instanceof LocalBinding) target.set(state);
-    else if (Array.isArray(target) && Array.isArray(state)) target.splice(0, target.length, ...state);
-    else if (target instanceof Map && state instanceof Map) {
-      target.clear();
-      for (const [k, v] of state) target.set(k, v);
-    } else if (target instanceof Set && state instanceof Set) {
-      target.clear();
-      for (const v of state) target.add(v);
-    } else if (isRecord(target) && isRecord(state)) {
-      for (const k of Object.keys(target)) if (!Object.prototype.hasOwnProperty.call(state, k)) delete target[k];
-      Object.assign(target, state);
-    }
+    if (target instanceof LocalBinding) target.set(isPoisoned(state) ? target.get() : state);
+    else restoreInPlace(target, state);
   });
+}
+
+function restoreInPlace(target: unknown, state: unknown): void {
+  if (Array.isArray(target) && Array.isArray(state)) {
+    const live = [...target];
+    target.splice(0, target.length, ...state.map((v, i) => restoredValue(live[i], v)));
+  } else if (target instanceof Map && state instanceof Map) {
+    const live = new Map(target);
+    target.clear();
+    for (const [k, v] of state) target.set(k, restoredValue(live.get(k), v));
+  } else if (target instanceof Set && state instanceof Set) {
+    target.clear();
+    for (const v of state) if (!isPoisoned(v)) target.add(v);
+  } else if (isPlainRecord(target) && isPlainRecord(state)) {
+    for (const k of Object.keys(target)) if (!Object.prototype.hasOwnProperty.call(state, k)) delete target[k];
+    for (const [k, v] of Object.entries(state)) target[k] = restoredValue(target[k], v);
+  }
+}
+
+/** The value a slot gets back: the live one for a part not carried; a live plain object, array or Map restored in place. */
+function restoredValue(live: unknown, state: unknown): unknown {
+  if (isPoisoned(state)) return live;
+  if ((isPlainRecord(live) && isPlainRecord(state)) || (Array.isArray(live) && Array.isArray(state)) || (live instanceof Map && state instanceof Map)) {
+    restoreInPlace(live, state);
+    return live;
+  }
+  return state;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 // ---------------------------------------------------------------------------------------------------

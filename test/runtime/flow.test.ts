@@ -416,6 +416,39 @@ describe('the journal', () => {
     expect(textOf(await e.client.callTool({ name: 'fill', arguments: {} }))).toBe('ab 3');
   });
 
+  it('restores an argument in place but keeps the live handles it holds (they cannot travel)', async () => {
+    // a per-request `env`/`deps` object: a database handle (a class instance) next to plain values,
+    // handed to a memoized read; the code after the answer still uses the handle
+    class Db {
+      constructor(private readonly rows: string[]) {}
+      write(row: string): number {
+        this.rows.push(row);
+        return this.rows.length;
+      }
+    }
+    const rows: string[] = [];
+    const build = (): McpServer => {
+      const server = newServer();
+      server.registerTool('session', {}, resumable('session', async () => {
+        const env = { db: new Db(rows), nested: { db: new Db(rows), label: 'x' }, reads: 0 };
+        const active = await once(() => {
+          env.reads++;
+          env.nested.label = 'y';
+          return 'running';
+        }, env);
+        const r = await elicit({ message: `${active}: replace?`, requestedSchema: confirmSchema });
+        const n = env.db.write(`${r.action} ${env.reads}`) + env.nested.db.write(env.nested.label);
+        return { content: [{ type: 'text', text: `${r.action} ${env.reads} ${env.nested.label} ${n}` }] };
+      }, options));
+      return server;
+    };
+    const e = await modern(build, { elicit: [{ action: 'accept', content: { confirm: true } }] });
+    const result = await e.client.callTool({ name: 'session', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('accept 1 y 3');
+    expect(rows).toEqual(['accept 1', 'y']);
+  });
+
   it('restores a local a memoized callback assigned (binding)', async () => {
     const log = new EffectLog();
     const build = (): McpServer => {
