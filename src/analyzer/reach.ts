@@ -95,6 +95,18 @@ interface Walk {
   paramArgs?: ReadonlyMap<ts.ParameterDeclaration, ts.Expression>;
   /** The call a callback was forwarded in by, per repo function entered: its return flows back there only. */
   returnsTo?: ReadonlyMap<ts.FunctionLikeDeclaration, Ref>;
+  /**
+   * Where the ask's receiver comes from, while it is a parameter of the function last entered (or a
+   * property path in one): a caller that passes nothing there cannot make the ask.
+   */
+  receiver?: ReceiverSource;
+}
+
+/** The ask's receiver is `fn`'s parameter `index`, read through `path` (`opts.mcp` → ['mcp']). */
+interface ReceiverSource {
+  fn: ts.FunctionLikeDeclaration;
+  index: number;
+  path: string[];
 }
 
 const MAX_DEPTH = 12;
@@ -130,13 +142,19 @@ export class Reach {
     const reasons: ReasonId[] = requestIsTaskAugmented(site) ? ['task-augmented'] : [];
     // a call through `.call`/`.apply`, a positional method or a transport message: not rewritable in place
     if (site.indirect) reasons.unshift('indirect-call');
-    this.walk(site.node, file, false, site.call.arguments ?? [], { via: [], reasons, guarded: false, seen: new Set() }, out);
+    const receiver = site.indirect || !ts.isCallExpression(site.call) ? undefined : receiverParameter(site.call);
+    this.walk(site.node, file, false, site.call.arguments ?? [], { via: [], reasons, guarded: false, seen: new Set(), receiver }, out);
     return out;
   }
 
   /** `node` is the ask, or a call into the helper last added to `w.via`. */
-  private walk(node: ts.Node, file: FileIndex, isHelperCall: boolean, args: readonly ts.Expression[], w: Walk, out: Route[]): void {
+  private walk(node: ts.Node, file: FileIndex, isHelperCall: boolean, args: readonly ts.Expression[], w0: Walk, out: Route[]): void {
     if (out.length >= MAX_ROUTES) return;
+    // a caller that gives the helper no receiver for the ask (a script calling a service without the
+    // server) cannot reach it: no route from there; otherwise follow the receiver into this caller
+    const receiver = !w0.receiver ? undefined : isHelperCall ? receiverFromCall(w0.receiver, node, w0.via.at(-1)) : w0.via.length === 0 ? w0.receiver : undefined;
+    if (receiver === NO_RECEIVER) return;
+    const w: Walk = { ...w0, receiver };
     const guarded = w.guarded || isEraGuarded(node);
     const fn = enclosingFunction(node);
     if (!fn) {
@@ -913,4 +931,70 @@ function restElementRead(use: ts.Node, position: number, last: boolean): ts.Node
 function isConstructed(node: ts.Node): boolean {
   const r = outerParent(node);
   return !!r.parent && ts.isNewExpression(r.parent) && unwrap(r.parent.expression) === unwrap(r as ts.Expression);
+}
+
+/** What `receiverFromCall` answers for a call that passes nothing where the ask's receiver comes from. */
+const NO_RECEIVER: ReceiverSource = { fn: undefined as unknown as ts.FunctionLikeDeclaration, index: -1, path: [] };
+
+/** The ask's receiver, when it is (a property path in) a parameter of the function holding the ask: `mcp.elicitInput(…)`, `deps.server.server.createMessage(…)`. */
+function receiverParameter(call: ts.CallExpression): ReceiverSource | undefined {
+  const callee = unwrap(call.expression);
+  if (!ts.isPropertyAccessExpression(callee)) return undefined;
+  const fn = enclosingFunction(call);
+  return fn ? parameterSource(callee.expression, fn) : undefined;
+}
+
+/** `e` read from a parameter of `fn` (an identifier, a property path, through `!`, `?.`, casts): which one, by what path. */
+function parameterSource(e: ts.Expression, fn: ts.FunctionLikeDeclaration, path: string[] = []): ReceiverSource | undefined {
+  const x = unwrap(e);
+  if (ts.isPropertyAccessExpression(x)) return parameterSource(x.expression, fn, [x.name.text, ...path]);
+  if (!ts.isIdentifier(x)) return undefined;
+  const b = resolveBinding(x, x.text);
+  if (!b) return undefined;
+  if (ts.isParameter(b) && b.parent === fn && ts.isIdentifier(b.name)) return { fn, index: fn.parameters.indexOf(b), path };
+  // `({ mcp }) => …`: an element of a destructured parameter
+  if (ts.isBindingElement(b) && ts.isObjectBindingPattern(b.parent) && !b.dotDotDotToken && !b.initializer && ts.isParameter(b.parent.parent) && b.parent.parent.parent === fn) {
+    const key = propertyNameText(b.propertyName ?? b.name);
+    return key === undefined ? undefined : { fn, index: fn.parameters.indexOf(b.parent.parent), path: [key, ...path] };
+  }
+  return undefined;
+}
+
+/**
+ * Where the receiver comes from in the caller: `NO_RECEIVER` when the call leaves it out (the
+ * argument omitted, `undefined`/`null`, an object literal without that property), the caller's own
+ * parameter when it is passed on, else undefined (not followed further: the route stands).
+ */
+function receiverFromCall(source: ReceiverSource, node: ts.Node, helper: ViaFunction | undefined): ReceiverSource | undefined {
+  if (!helper || helper.fn !== source.fn || helper.call !== node || !ts.isCallExpression(node)) return undefined;
+  const callee = unwrap(node.expression);
+  // the helper called by name, its arguments in place (not `.call`/`.apply`, not a wrapper's result)
+  if (!(ts.isIdentifier(callee) || ts.isPropertyAccessExpression(callee)) || (ts.isPropertyAccessExpression(callee) && INVOKE_METHODS.has(callee.name.text))) return undefined;
+  const param = source.fn.parameters[source.index];
+  if (!param || param.dotDotDotToken || node.arguments.some((a) => ts.isSpreadElement(a))) return undefined;
+  let arg: ts.Expression | undefined = node.arguments[source.index];
+  let path = source.path;
+  // left out: the parameter's default (when it has one) decides, else there is no receiver
+  if (arg === undefined) return param.initializer ? undefined : NO_RECEIVER;
+  for (;;) {
+    const x = unwrap(arg);
+    if (isNothing(x)) return param.initializer && arg === node.arguments[source.index] && !(x.kind === ts.SyntaxKind.NullKeyword) ? undefined : NO_RECEIVER;
+    if (path.length > 0 && ts.isObjectLiteralExpression(x)) {
+      if (x.properties.some((p) => ts.isSpreadAssignment(p) || (p.name !== undefined && propertyNameText(p.name) === undefined))) return undefined;
+      const prop = x.properties.find((p) => p.name !== undefined && propertyNameText(p.name) === path[0]);
+      if (!prop) return NO_RECEIVER;
+      if (ts.isPropertyAssignment(prop)) arg = prop.initializer;
+      else if (ts.isShorthandPropertyAssignment(prop)) arg = prop.name;
+      else return undefined;
+      path = path.slice(1);
+      continue;
+    }
+    const caller = enclosingFunction(node);
+    return caller ? parameterSource(x, caller, path) : undefined;
+  }
+}
+
+/** `undefined`, `null`, `void 0`. */
+function isNothing(e: ts.Expression): boolean {
+  return e.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(e) && e.text === 'undefined') || ts.isVoidExpression(e);
 }
