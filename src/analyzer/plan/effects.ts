@@ -74,12 +74,15 @@ function isEffectfulCall(call: ts.CallExpression, scope: FunctionScope, judge: E
   if (isDynamicImport(call)) return false;
   const callee = unwrap(call.expression);
   if (ts.isIdentifier(callee)) {
+    // an argument that is not the function's own (module state, `this.x`) is not local data inside the
+    // callee either: `record(audit, id)` pushing onto a module array is an effect
+    const passed = call.arguments.some((a) => !ts.isSpreadElement(a) && scope.roleOfValue(a) === 'nonlocal') ? 'nonlocal' : 'other';
     const local = scope.localFunction(callee.text);
-    if (local) return bodyHasEffects(local, scope, judge, 'other');
+    if (local) return bodyHasEffects(local, scope, judge, passed);
     if (scope.isLocal(callee.text)) return true;
     // a function of this module whose body has no effect (`const first = (xs) => xs[0]`) re-runs
     const declared = judge.imported.has(callee.text) ? undefined : judge.moduleFunction(callee.text);
-    if (declared) return bodyHasEffects(declared, undefined, judge, 'other') || callbacksHaveEffects(call, scope, judge);
+    if (declared) return bodyHasEffects(declared, undefined, judge, passed) || callbacksHaveEffects(call, scope, judge);
     return !(PURE_GLOBAL_FUNCTIONS.has(callee.text) && !judge.imported.has(callee.text)) || callbacksHaveEffects(call, scope, judge);
   }
   if (ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee)) {
@@ -161,9 +164,10 @@ function callbacksHaveEffects(call: ts.CallExpression, scope: FunctionScope, jud
 
 /**
  * Does running `fn` have effects? Its parameters hold `paramRole` (elements of local data for a
- * callback of a data method; anything for a local function called with arguments).
+ * callback of a data method; anything for a local function called with arguments; state that is not
+ * the caller's own, `nonlocal`, when an argument is module state or `this.x`).
  */
-export function bodyHasEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionScope | undefined, judge: EffectJudge, paramRole: 'data' | 'other'): boolean {
+export function bodyHasEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionScope | undefined, judge: EffectJudge, paramRole: 'data' | 'other' | 'nonlocal'): boolean {
   if (!fn.body) return false;
   if (judge.visiting.has(fn)) return true;
   judge.visiting.add(fn);
@@ -174,7 +178,7 @@ export function bodyHasEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionSc
   }
 }
 
-function bodyEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionScope | undefined, judge: EffectJudge, paramRole: 'data' | 'other'): boolean {
+function bodyEffects(fn: ts.FunctionLikeDeclaration, outer: FunctionScope | undefined, judge: EffectJudge, paramRole: 'data' | 'other' | 'nonlocal'): boolean {
   const inner = new FunctionScope(fn, judge.oracle, outer, () => paramRole);
   let found = false;
   const visit = (n: ts.Node): void => {

@@ -100,6 +100,8 @@ export interface PlanningContext {
   swallowing(fn: ts.FunctionLikeDeclaration): boolean;
   /** Can an ask follow, in the same round, once this path function has returned (a caller's later ask)? */
   asksAfterReturn(fn: ts.FunctionLikeDeclaration): boolean;
+  /** The calls into a helper on the path from the path functions that make them (planned before it). */
+  callers?(fn: ts.FunctionLikeDeclaration): readonly { flow: FlowFunction; call: ts.Node }[];
 }
 
 class FunctionPlanner {
@@ -168,13 +170,39 @@ class FunctionPlanner {
   }
 
   /** A registered handler's last parameter (of two or more) is the context; the others are the request's data. */
-  private paramRole(index: number, _param: ts.ParameterDeclaration): Role | undefined {
+  private paramRole(index: number, param: ts.ParameterDeclaration): Role | undefined {
     const { parent, mapped } = this.flow;
     if (parent) return mapped && parent.scope?.roleOfValue(mapped) !== 'data' ? 'other' : 'data';
-    if (!this.flow.handlerKind) return undefined;
+    if (!this.flow.handlerKind) return this.helperParamRole(index, param);
     const count = this.flow.fn.parameters.length;
     if (count >= 2) return index === count - 1 ? 'context' : 'data';
     return undefined;
+  }
+
+  /**
+   * A helper's parameter holds what its callers on the path pass there: local data only when every
+   * caller passes data (the request's arguments, a literal, a memoized value); a store, a client or a
+   * module's collection handed in is not, so calls on it (`store.create(…)`, `tickets.push(…)`) are
+   * effects. Undefined (judged by name and type) when a caller is not known or not planned yet.
+   */
+  private helperParamRole(index: number, param: ts.ParameterDeclaration): Role | undefined {
+    const calls = this.context.callers?.(this.flow.fn) ?? [];
+    if (calls.length === 0 || param.dotDotDotToken) return undefined;
+    const roles = new Set<Role>();
+    for (const { flow, call: node } of calls) {
+      const call = ts.isCallExpression(node) ? node : undefined;
+      if (!call || !flow.scope || call.arguments.some((a) => ts.isSpreadElement(a))) return undefined;
+      const callee = unwrap(call.expression);
+      // `helper.call(thisArg, …)` / `.apply`: the arguments are not in place
+      if (ts.isPropertyAccessExpression(callee) && (callee.name.text === 'call' || callee.name.text === 'apply')) return undefined;
+      const arg = call.arguments[index];
+      roles.add(arg === undefined ? 'data' : flow.scope.roleOfValue(arg));
+    }
+    // state that is not the callers' own (module state, `this.x`): calls on it and writes to it are
+    // effects even when its type is an array or a map; another value that cannot travel: `other`.
+    // Data or a context: the name and type heuristics decide, as before
+    if (roles.has('nonlocal')) return 'nonlocal';
+    return roles.has('other') ? 'other' : undefined;
   }
 
   run(): FunctionEdits {

@@ -384,11 +384,23 @@ class PlanBuilder {
     }
     const asksAfter = asksAfterReturn(flows);
     const out = new Map<FlowFunction, FunctionEdits>();
-    // functions around a callback first: the callback's scope sees theirs
-    const ordered = [...flows.values()].sort((a, b) => depth(a.fn) - depth(b.fn));
+    // the calls into each helper, by the path function making them
+    const callers = new Map<ts.FunctionLikeDeclaration, { flow: FlowFunction; call: ts.Node }[]>();
+    for (const flow of flows.values()) {
+      for (const point of flow.askPoints.values()) {
+        if (!point.enters || point.node === point.enters || !ts.isCallExpression(point.node)) continue;
+        const list = callers.get(point.enters) ?? [];
+        list.push({ flow, call: point.node });
+        callers.set(point.enters, list);
+      }
+    }
+    // callers before the helpers they call (a helper's parameters hold what they pass), and functions
+    // around a callback before it (the callback's scope sees theirs)
+    const hops = callDepths(flows, callers);
+    const ordered = [...flows.values()].sort((a, b) => (hops.get(a) ?? 0) - (hops.get(b) ?? 0) || depth(a.fn) - depth(b.fn));
     for (const flow of ordered) {
       const legacy = new Set(flow.file.sites.map((s) => s.node).filter((n) => !replaced.has(n)));
-      out.set(flow, flow.edits({ legacy, replaced, kept, checker: () => this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn), asksAfterReturn: (fn) => asksAfter(fn) }));
+      out.set(flow, flow.edits({ legacy, replaced, kept, checker: () => this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn), asksAfterReturn: (fn) => asksAfter(fn), callers: (fn) => callers.get(fn) ?? [] }));
     }
     return out;
   }
@@ -606,6 +618,28 @@ function mappedOver(fn: ts.FunctionLikeDeclaration): ts.Expression | undefined {
   const call = outerParent(fn).parent;
   if (!call || !ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression) || outerParent(call.expression) === outerParent(fn)) return undefined;
   return call.expression.expression;
+}
+
+/** How many helper calls from a handler each path function is (a callback counts as the function it is written in). */
+function callDepths(flows: Map<ts.FunctionLikeDeclaration, FlowFunction>, callers: Map<ts.FunctionLikeDeclaration, { flow: FlowFunction }[]>): Map<FlowFunction, number> {
+  const out = new Map<FlowFunction, number>();
+  const of = (flow: FlowFunction, seen: Set<FlowFunction>): number => {
+    const known = out.get(flow);
+    if (known !== undefined) return known;
+    if (seen.has(flow)) return 0;
+    seen.add(flow);
+    let d = 0;
+    if (flow.parent) d = of(flow.parent, seen);
+    else if (!flow.handlerKind) {
+      const from = (callers.get(flow.fn) ?? []).map((c) => of(c.flow, seen) + 1);
+      d = from.length > 0 ? Math.max(...from) : 0;
+    }
+    seen.delete(flow);
+    out.set(flow, d);
+    return d;
+  };
+  for (const flow of flows.values()) of(flow, new Set());
+  return out;
 }
 
 function depth(fn: ts.Node): number {
