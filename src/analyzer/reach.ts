@@ -296,6 +296,26 @@ export class Reach {
     out.push(this.route({ type: 'unportable', reason: uncalled ? 'dead-code' : 'no-handler', at: fn, file }, w));
   }
 
+  /** `x.m(…)` where `x` is bound to `new C(…)` and `C` is a class of the analyzed files (declared here or imported). */
+  private handedToOwnObject(call: ts.Node, file: FileIndex): boolean {
+    if (!ts.isCallExpression(call)) return false;
+    const callee = unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee)) return false;
+    const receiver = unwrap(callee.expression);
+    if (!ts.isIdentifier(receiver)) return false;
+    const b = resolveBinding(receiver, receiver.text);
+    const made = b && ts.isVariableDeclaration(b) && b.initializer ? unwrap(b.initializer) : undefined;
+    if (!made || !ts.isNewExpression(made) || !ts.isIdentifier(made.expression)) return false;
+    const cls = resolveBinding(made.expression, made.expression.text);
+    if (!cls) return false;
+    if (ts.isClassDeclaration(cls)) return true;
+    if (!ts.isImportSpecifier(cls) && !ts.isImportClause(cls)) return false;
+    const spec = ts.isImportSpecifier(cls) ? cls.parent.parent.parent.moduleSpecifier : cls.parent.moduleSpecifier;
+    if (!ts.isStringLiteral(spec)) return false;
+    const target = this.project.resolveImport(file, spec.text, ts.isImportSpecifier(cls) ? (cls.propertyName ?? cls.name).text : 'default');
+    return !!target && !('namespace' in target);
+  }
+
   /** A callback given to another library's tool/prompt/resource registration: a handler that library registers. */
   private viaFramework(call: ts.CallExpression | ts.NewExpression, index: number, fn: ts.FunctionLikeDeclaration, file: FileIndex, w: Walk, out: Route[]): boolean {
     if (!ts.isCallExpression(call) || index < 0 || classifyCallbackArgument(call, index) || calledFunction(call.expression, file, this.project)) return false;
@@ -310,7 +330,10 @@ export class Reach {
     const guarded = w.guarded || isEraGuarded(call);
     const fn = enclosingFunction(call);
     if (!fn) {
-      out.push(this.route({ type: 'unportable', reason: 'lifecycle-hook', at: topLevelStatement(call), file }, { ...w, guarded }));
+      // handed, at start-up, to an object the repository makes from its own class (`client.setLoginPrompt(prompt)`):
+      // that object keeps it and decides when it runs (a tool's request may): not seen, so not start-up
+      const reason: ReasonId = this.handedToOwnObject(call, file) ? 'no-handler' : 'lifecycle-hook';
+      out.push(this.route({ type: 'unportable', reason, at: topLevelStatement(call), file }, { ...w, guarded }));
       return;
     }
     this.fromFunction(fn, file, call, { ...w, guarded }, out);
