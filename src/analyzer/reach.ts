@@ -276,7 +276,12 @@ export class Reach {
       out.push(this.route({ type: 'unportable', reason: 'http-route', at: fn, file }, w));
       return;
     }
-    const refs = name ? this.references(fn, file, name) : [];
+    // a repo function a callback was forwarded into runs for the call that passed it, not for every caller
+    const entered = w.returnsTo?.get(fn);
+    const enteredBy = entered && ts.isCallExpression(entered.node) ? unwrap(entered.node.expression) : undefined;
+    const refs = enteredBy && (ts.isIdentifier(enteredBy) || ts.isPropertyAccessExpression(enteredBy))
+      ? [{ file: entered!.file, node: enteredBy as ts.Node }]
+      : name ? this.references(fn, file, name) : [];
     const before = out.length;
     for (const ref of refs) this.fromReference(ref, fn, file, name!, { ...w, seen }, out);
     // the uses next to the module led nowhere (`[key, def.handler]` copied into another table): the member's uses elsewhere
