@@ -69,7 +69,7 @@ export default createRule<Options, MessageIds>({
         if (target !== undefined && INELIGIBLE_ENTRY_POINTS.lifecycleHooks.includes(target)) named.collect(node);
       },
       ThrowStatement(node): void {
-        if (!isUrlElicitationThrow(node) || isEraGuarded(node) || isOutsideServerRequests(node)) return;
+        if (!isUrlElicitationThrow(sourceCode, node) || isEraGuarded(node) || isOutsideServerRequests(node)) return;
         sites.push({ node });
       },
       'Program:exit'(): void {

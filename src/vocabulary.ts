@@ -95,6 +95,24 @@ export const TASK_STREAM_METHODS: readonly string[] = ['elicitInputStream', 'cre
 export const URL_ELICITATION_ERROR = 'UrlElicitationRequiredError';
 
 /**
+ * Does the callee of a `new` (its member chain) name the URL-elicitation error? The chain ends in the
+ * class's own name (`new UrlElicitationRequiredError(…)`, `new sdk.UrlElicitationRequiredError(…)` after
+ * `import * as sdk`), or it is a name the file binds to the class under another name (`import {
+ * UrlElicitationRequiredError as NeedsUrl }`, `const { UrlElicitationRequiredError: NeedsUrl } =
+ * require(…)`): `renamed` holds those local names, each AST collecting them from its own imports
+ * (`urlErrorRenaming` says which bindings count).
+ */
+export function isUrlElicitationErrorClass(chain: readonly string[], renamed: ReadonlySet<string>): boolean {
+  const last = chain[chain.length - 1];
+  return last === URL_ELICITATION_ERROR || (chain.length === 1 && renamed.has(last));
+}
+
+/** The local name an import or a destructured `require` binds to the URL-elicitation error, if the binding is one (`imported` is the module's export name). */
+export function urlErrorRenaming(imported: string | undefined, local: string | undefined): string | undefined {
+  return imported === URL_ELICITATION_ERROR && local !== undefined && local !== imported ? local : undefined;
+}
+
+/**
  * The texts whose absence from a file proves it holds no legacy site (the plain-text prefilter run
  * before any parse). Raw `send`/`sendRequest`/`request` are too common to filter on, but they only count
  * with a spec method literal or a v1 result schema, so those strings stand in for them.

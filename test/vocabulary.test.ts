@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as flow from '../src/runtime/mrtr-flow.js';
 import { mentionsLegacyVocabulary } from '../src/analyzer/prefilter.js';
-import { FLOW_ASK_NAMES, FLOW_RUNTIME_NAMES, matchLegacyCall, PREFILTER_NAMES } from '../src/vocabulary.js';
+import { FLOW_ASK_NAMES, FLOW_RUNTIME_NAMES, isUrlElicitationErrorClass, matchLegacyCall, PREFILTER_NAMES, urlErrorRenaming } from '../src/vocabulary.js';
 
 describe('matchLegacyCall', () => {
   it.each([
@@ -74,5 +74,25 @@ describe('FLOW_RUNTIME_NAMES', () => {
 
   it('lists the asks among them', () => {
     for (const ask of FLOW_ASK_NAMES) expect(FLOW_RUNTIME_NAMES).toContain(ask);
+  });
+});
+
+describe('isUrlElicitationErrorClass', () => {
+  const renamed = new Set(['NeedsUrl']);
+  it.each([
+    [['UrlElicitationRequiredError'], true],
+    [['sdk', 'UrlElicitationRequiredError'], true],
+    [['NeedsUrl'], true],
+    // a renamed binding is a bare name: a member of that name is another object's
+    [['errors', 'NeedsUrl'], false],
+    [['LoginRequired'], false],
+  ] as const)('%j is the URL-elicitation error: %s', (chain, expected) => {
+    expect(isUrlElicitationErrorClass(chain, renamed)).toBe(expected);
+  });
+
+  it('counts only a binding of the class under another name', () => {
+    expect(urlErrorRenaming('UrlElicitationRequiredError', 'NeedsUrl')).toBe('NeedsUrl');
+    expect(urlErrorRenaming('UrlElicitationRequiredError', 'UrlElicitationRequiredError')).toBeUndefined();
+    expect(urlErrorRenaming('McpError', 'NeedsUrl')).toBeUndefined();
   });
 });

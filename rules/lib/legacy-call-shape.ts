@@ -5,10 +5,10 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { CallShape, LegacyCallMatch, ReceiverRole } from '../../src/vocabulary.js';
-import { LEGACY_METHODS, SPEC_METHODS, URL_ELICITATION_ERROR, matchLegacyCall } from '../../src/vocabulary.js';
+import { LEGACY_METHODS, SPEC_METHODS, URL_ELICITATION_ERROR, isUrlElicitationErrorClass, matchLegacyCall, urlErrorRenaming } from '../../src/vocabulary.js';
 import { lastCalleeName } from './callee-name.js';
 import { findProperty, memberPath, propertyName, staticString, unwrap, unwrapAwait } from './expressions.js';
-import { findVariable, localFunction, returnedExpressions, singleValueOf } from './resolve.js';
+import { childNodes, findVariable, localFunction, returnedExpressions, singleValueOf } from './resolve.js';
 
 const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
 
@@ -38,12 +38,54 @@ export function legacyCallOf(
   return matchLegacyCall(callShapeOf(sourceCode, callee, invoked?.args ?? call.arguments));
 }
 
-/** `throw new UrlElicitationRequiredError(...)` (also `new errors.UrlElicitationRequiredError(...)`). */
-export function isUrlElicitationThrow(node: TSESTree.ThrowStatement): boolean {
+/** `throw new UrlElicitationRequiredError(...)` (also `new errors.UrlElicitationRequiredError(...)`, or under a renamed import). */
+export function isUrlElicitationThrow(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.ThrowStatement): boolean {
   const thrown = unwrap(node.argument);
   if (thrown.type !== AST_NODE_TYPES.NewExpression) return false;
   const path = memberPath(thrown.callee);
-  return path[path.length - 1] === URL_ELICITATION_ERROR;
+  // the file's renamed bindings are collected only for a bare class name in a file that names the error
+  const renamed = path.length === 1 && sourceCode.text.includes(URL_ELICITATION_ERROR) ? urlErrorNames(sourceCode.ast) : NONE;
+  return isUrlElicitationErrorClass(path, renamed);
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+const urlErrorNamesOf = new WeakMap<TSESTree.Program, Set<string>>();
+
+/**
+ * The names a file binds to `UrlElicitationRequiredError` under another name: `import {
+ * UrlElicitationRequiredError as NeedsUrl } from …`, `const { UrlElicitationRequiredError: NeedsUrl } =
+ * require(…)` (as the analyzer and the transforms collect them).
+ */
+function urlErrorNames(program: TSESTree.Program): Set<string> {
+  let known = urlErrorNamesOf.get(program);
+  if (known) return known;
+  known = new Set();
+  const note = (imported: string | undefined, local: string | undefined): void => {
+    const renamed = urlErrorRenaming(imported, local);
+    if (renamed) known!.add(renamed);
+  };
+  const visit = (n: TSESTree.Node): void => {
+    if (n.type === AST_NODE_TYPES.ImportSpecifier) {
+      note(n.imported.type === AST_NODE_TYPES.Identifier ? n.imported.name : n.imported.value, n.local.name);
+    } else if (n.type === AST_NODE_TYPES.VariableDeclarator && n.id.type === AST_NODE_TYPES.ObjectPattern && n.init && isModuleLoad(n.init)) {
+      for (const p of n.id.properties) {
+        if (p.type === AST_NODE_TYPES.Property && p.key.type === AST_NODE_TYPES.Identifier && p.value.type === AST_NODE_TYPES.Identifier) note(p.key.name, p.value.name);
+      }
+    }
+    for (const child of childNodes(n)) visit(child);
+  };
+  visit(program);
+  urlErrorNamesOf.set(program, known);
+  return known;
+}
+
+/** `require('x')` or `await import('x')`. */
+function isModuleLoad(init: TSESTree.Expression): boolean {
+  let e = unwrap(init);
+  if (e.type === AST_NODE_TYPES.AwaitExpression) e = unwrap(e.argument);
+  if (e.type === AST_NODE_TYPES.ImportExpression) return true;
+  return e.type === AST_NODE_TYPES.CallExpression && e.callee.type === AST_NODE_TYPES.Identifier && e.callee.name === 'require';
 }
 
 /**

@@ -7,7 +7,7 @@ import { enclosingFunction, memberChain, outerParent, propertyNameText, stringVa
 import { resolveBinding } from './bindings.js';
 import { INVOKE_METHODS, legacyMethodRead, type FileIndex, type LegacyAlias } from './file-index.js';
 import type { ValueRole } from './receivers.js';
-import { LEGACY_METHODS, matchLegacyCall, SPEC_METHODS, TASK_STREAM_METHODS, URL_ELICITATION_ERROR, type CallShape, type LegacyCallMatch, type ReceiverRole, type SiteForm, type SiteKind } from '../vocabulary.js';
+import { LEGACY_METHODS, matchLegacyCall, SPEC_METHODS, TASK_STREAM_METHODS, isUrlElicitationErrorClass, type CallShape, type LegacyCallMatch, type ReceiverRole, type SiteForm, type SiteKind } from '../vocabulary.js';
 
 export interface RawSite {
   /** The node whose start is the reported position: the call, or the `throw` statement. */
@@ -50,7 +50,7 @@ export type Detection = { site: RawSite } | { undecided: UndecidedCall } | undef
 
 export function detectSite(call: ts.CallExpression | ts.NewExpression, index: FileIndex, evidence?: ReceiverEvidence): Detection {
   if (ts.isNewExpression(call)) {
-    const site = detectUrlElicitationThrow(call);
+    const site = detectUrlElicitationThrow(call, index);
     return site ? { site } : undefined;
   }
   // `fn.call(thisArg, params)` / `fn.apply(thisArg, [params])` invoke `fn` with the arguments after thisArg
@@ -235,10 +235,9 @@ function receiverOf(callee: ts.Expression): ts.Expression | undefined {
   return ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) ? e.expression : undefined;
 }
 
-/** `throw new UrlElicitationRequiredError(...)`; a bare `new` (not thrown on the spot) is not a site. */
-function detectUrlElicitationThrow(expr: ts.NewExpression): RawSite | undefined {
-  const chain = memberChain(expr.expression);
-  if (chain[chain.length - 1] !== URL_ELICITATION_ERROR) return undefined;
+/** `throw new UrlElicitationRequiredError(...)` (also under a renamed import); a bare `new` (not thrown on the spot) is not a site. */
+function detectUrlElicitationThrow(expr: ts.NewExpression, index: FileIndex): RawSite | undefined {
+  if (!isUrlElicitationErrorClass(memberChain(expr.expression), index.urlErrorNames)) return undefined;
   const holder = outerParent(expr).parent;
   if (!holder || !ts.isThrowStatement(holder)) return undefined;
   return { node: holder, call: expr, kind: 'elicitation', form: 'url-elicitation-error', stream: false };

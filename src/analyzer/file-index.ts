@@ -8,7 +8,7 @@ import { functionName, isExported, isFunctionLike, memberChain, propertyNameText
 import type { RawSite } from './detect.js';
 import { eraOfSpecifier } from './modules.js';
 import type { SdkEra } from './model.js';
-import { LEGACY_METHODS } from '../vocabulary.js';
+import { LEGACY_METHODS, urlErrorRenaming } from '../vocabulary.js';
 
 export interface ImportBinding {
   spec: string;
@@ -52,6 +52,8 @@ export interface FileIndex {
    * when the function called returns one (`return ctx.elicitInput.bind(ctx)`); detection decides.
    */
   callResults: Set<string>;
+  /** Local names bound to `UrlElicitationRequiredError` under another name (`import { UrlElicitationRequiredError as NeedsUrl }`, a destructured `require`). */
+  urlErrorNames: Set<string>;
   /** Calls (and `new`s) named like a legacy method or an alias of one: what site detection looks at. */
   candidates: Array<ts.CallExpression | ts.NewExpression>;
   /** The legacy sites, once detected (`detectSites`, after the prefilter's first pass). */
@@ -143,6 +145,7 @@ export function indexFile(file: string, rel: string, sf: ts.SourceFile): FileInd
     serverNames: new Set(),
     legacyAliases: new Map(),
     callResults: new Set(),
+    urlErrorNames: new Set(),
     candidates: [],
     sites: [],
   };
@@ -240,6 +243,9 @@ function noteVariable(index: FileIndex, decl: ts.VariableDeclaration): void {
     // `const { sendRequest } = extra`, `const { send } = ctx.mcpReq`
     for (const el of decl.name.elements) {
       const prop = propertyNameText(el.propertyName ?? el.name);
+      // `const { UrlElicitationRequiredError: NeedsUrl } = require('@modelcontextprotocol/sdk/types.js')`
+      const renamed = ts.isIdentifier(el.name) && dynamicImportOf(decl.initializer) ? urlErrorRenaming(prop, el.name.text) : undefined;
+      if (renamed) index.urlErrorNames.add(renamed);
       if (prop && LEGACY_NAMES.has(prop) && ts.isIdentifier(el.name)) {
         index.legacyAliases.set(el.name.text, { chain: [...memberChain(decl.initializer), prop], receiver: decl.initializer });
       }
@@ -301,6 +307,13 @@ function isCandidateCallee(call: ts.CallExpression, index: FileIndex): boolean {
   return LEGACY_NAMES.has(last) || (ts.isIdentifier(head) && (index.legacyAliases.has(last) || index.callResults.has(last)));
 }
 
+/** `require(…)` or `await import(…)` (what a destructuring may take a module's exports from). */
+function dynamicImportOf(init: ts.Expression): boolean {
+  let e = unwrap(init);
+  if (ts.isAwaitExpression(e)) e = unwrap(e.expression);
+  return ts.isCallExpression(e) && dynamicImportSpecifier(e) !== undefined;
+}
+
 /** `await import('@modelcontextprotocol/server')` and `require(...)`: the specifier, if literal. */
 function dynamicImportSpecifier(call: ts.CallExpression): string | undefined {
   const isImport = call.expression.kind === ts.SyntaxKind.ImportKeyword;
@@ -322,7 +335,12 @@ function collectModuleStatements(index: FileIndex): Set<SdkEra> {
       const nb = clause.namedBindings;
       if (nb && ts.isNamespaceImport(nb)) index.imports.set(nb.name.text, { spec, imported: '*' });
       if (nb && ts.isNamedImports(nb)) {
-        for (const el of nb.elements) index.imports.set(el.name.text, { spec, imported: (el.propertyName ?? el.name).text });
+        for (const el of nb.elements) {
+          const imported = (el.propertyName ?? el.name).text;
+          index.imports.set(el.name.text, { spec, imported });
+          const renamed = urlErrorRenaming(imported, el.name.text);
+          if (renamed) index.urlErrorNames.add(renamed);
+        }
       }
     } else if (ts.isExportDeclaration(st)) {
       const spec = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;

@@ -7,7 +7,8 @@ import {
   matchLegacyCall,
   SET_REQUEST_HANDLER,
   SPEC_METHODS,
-  URL_ELICITATION_ERROR,
+  isUrlElicitationErrorClass,
+  urlErrorRenaming,
   type CallShape,
   type SiteForm,
   type SiteKind,
@@ -32,7 +33,7 @@ export function findLegacyCalls(program: Node): LegacyCall[] {
       if (match && !notServerSide(ancestors)) found.push({ node, kind: match.kind, form: match.form, ancestors: [...ancestors] });
     } else if (node.type === 'ThrowStatement') {
       const arg = unwrap(node.argument as Node);
-      if (arg.type === 'NewExpression' && memberChain(arg.callee as Node).at(-1) === URL_ELICITATION_ERROR) {
+      if (arg.type === 'NewExpression' && isUrlElicitationErrorClass(memberChain(arg.callee as Node), facts.urlErrors)) {
         found.push({ node, kind: 'elicitation', form: 'url-elicitation-error', ancestors: [...ancestors] });
       }
     }
@@ -48,9 +49,11 @@ interface FileFacts {
   objects: Map<string, Node>;
   /** Names bound to a legacy method taken off its receiver, to that method (`const { send } = ctx.mcpReq`, `const ask = ctx.mcpReq.elicitInput`). */
   detached: Map<string, string>;
+  /** Local names bound to `UrlElicitationRequiredError` under another name (`import { UrlElicitationRequiredError as NeedsUrl }`). */
+  urlErrors: Set<string>;
 }
 
-export function callShape(call: Node, facts: FileFacts = { servers: new Set(), objects: new Map(), detached: new Map() }): CallShape {
+export function callShape(call: Node, facts: FileFacts = { servers: new Set(), objects: new Map(), detached: new Map(), urlErrors: new Set() }): CallShape {
   const written = memberChain(call.callee as Node);
   const detachedFrom = written.length === 1 ? facts.detached.get(written[0]) : undefined;
   // a detached method is matched by the method it was taken from
@@ -73,7 +76,7 @@ export function callShape(call: Node, facts: FileFacts = { servers: new Set(), o
 const LEGACY_NAMES = new Set(LEGACY_METHODS.map((m) => m.name));
 
 function fileFacts(program: Node): FileFacts {
-  const facts: FileFacts = { servers: new Set(), objects: new Map(), detached: new Map() };
+  const facts: FileFacts = { servers: new Set(), objects: new Map(), detached: new Map(), urlErrors: new Set() };
   const isServerType = (t: Node | undefined): boolean =>
     !!t && t.type === 'TSTypeAnnotation' && (t.typeAnnotation as Node).type === 'TSTypeReference' && memberChain((t.typeAnnotation as Node).typeName as Node).at(-1) === 'Server';
   const isNewServer = (n: Node | undefined | null): boolean => !!n && unwrap(n).type === 'NewExpression' && memberChain(unwrap(n).callee as Node).at(-1) === 'Server';
@@ -95,9 +98,17 @@ function fileFacts(program: Node): FileFacts {
         for (const p of id.properties as Node[]) {
           if (p.type !== 'ObjectProperty' || (p.key as Node).type !== 'Identifier' || (p.value as Node).type !== 'Identifier') continue;
           const key = p.key.name as string;
+          // `const { UrlElicitationRequiredError: NeedsUrl } = require(…)`
+          const renamed = isModuleLoad(init) ? urlErrorRenaming(key, p.value.name as string) : undefined;
+          if (renamed) facts.urlErrors.add(renamed);
           if (LEGACY_NAMES.has(key) && (chain.at(-1) === 'mcpReq' || key === 'sendRequest')) facts.detached.set(p.value.name as string, key);
         }
       }
+    } else if (node.type === 'ImportSpecifier') {
+      // `import { UrlElicitationRequiredError as NeedsUrl } from '@modelcontextprotocol/…'`
+      const imported = node.imported as Node;
+      const renamed = urlErrorRenaming((imported.type === 'Identifier' ? imported.name : imported.value) as string, (node.local as Node).name as string);
+      if (renamed) facts.urlErrors.add(renamed);
     } else if ((node.type === 'ClassProperty' || node.type === 'ClassPrivateProperty') && (node.key as Node).type === 'Identifier') {
       if (isNewServer(node.value as Node | null) || isServerType(node.typeAnnotation as Node | undefined)) facts.servers.add(`this.${node.key.name as string}`);
     } else if (node.type === 'TSParameterProperty') {
@@ -106,6 +117,14 @@ function fileFacts(program: Node): FileFacts {
     }
   });
   return facts;
+}
+
+/** `require('x')` or `await import('x')`: what a destructuring may take a module's exports from. */
+function isModuleLoad(init: Node): boolean {
+  const e = init.type === 'AwaitExpression' ? unwrap(init.argument as Node) : init;
+  if (e.type !== 'CallExpression') return false;
+  const callee = e.callee as Node;
+  return callee.type === 'Import' || (callee.type === 'Identifier' && callee.name === 'require');
 }
 
 const CLIENT_REQUEST_SCHEMAS = new Set(['ElicitRequestSchema', 'CreateMessageRequestSchema', 'ListRootsRequestSchema']);
