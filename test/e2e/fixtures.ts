@@ -302,6 +302,19 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { unit: 'K' },
   },
   {
+    name: 'shard-rotation',
+    call: { kind: 'tool', name: 'run_job', arguments: { job: 'nightly-backup' } },
+    scenarios: {
+      accept: 'Ran nightly-backup on shard-<uuid-1>',
+      decline: 'nightly-backup not run (decline)',
+      cancel: 'nightly-backup not run (cancel)',
+      'invalid-then-valid': 'Ran nightly-backup on shard-<uuid-1>',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+    normalize: 'uuids',
+  },
+  {
     name: 'inline-ask',
     call: { kind: 'tool', name: 'file_issue', arguments: { title: 'Slow login' } },
     scenarios: {

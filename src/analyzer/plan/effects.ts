@@ -149,9 +149,28 @@ export function rootIdentifier(expr: ts.Expression): ts.Identifier | undefined {
 function writesLocalData(target: ts.Expression, scope: FunctionScope): boolean {
   const t = unwrap(target);
   if (ts.isIdentifier(t)) return scope.isLocal(t.text);
-  if (ts.isObjectLiteralExpression(t) || ts.isArrayLiteralExpression(t)) return true; // destructuring assignment into names
+  // a destructuring assignment writes local data when every target it holds does (`[a, b] = …` of locals;
+  // `[shard, epoch] = …` of module state, `({ x: this.cache } = …)`, are writes like any other)
+  if (ts.isObjectLiteralExpression(t) || ts.isArrayLiteralExpression(t)) return patternTargets(t).every((e) => writesLocalData(e, scope));
   const root = rootIdentifier(t);
   return !!root && scope.role(root.text) === 'data';
+}
+
+/** The targets of a destructuring assignment's pattern (`[a, this.b] = …`, `({ x: s.y, ...rest } = …)`; defaults left out). */
+function patternTargets(pattern: ts.ObjectLiteralExpression | ts.ArrayLiteralExpression): ts.Expression[] {
+  const target = (e: ts.Expression): ts.Expression[] => {
+    const u = unwrap(e);
+    if (ts.isBinaryExpression(u) && u.operatorToken.kind === ts.SyntaxKind.EqualsToken) return target(u.left); // a default
+    if (ts.isSpreadElement(u)) return target(u.expression);
+    return ts.isObjectLiteralExpression(u) || ts.isArrayLiteralExpression(u) ? patternTargets(u) : [u];
+  };
+  if (ts.isArrayLiteralExpression(pattern)) return pattern.elements.filter((el) => !ts.isOmittedExpression(el)).flatMap(target);
+  return pattern.properties.flatMap((p) => {
+    if (ts.isPropertyAssignment(p)) return target(p.initializer);
+    if (ts.isShorthandPropertyAssignment(p)) return [p.name];
+    if (ts.isSpreadAssignment(p)) return target(p.expression);
+    return [];
+  });
 }
 
 /** Function literals passed to the call (`items.map((x) => …)`) whose bodies hold effects. */

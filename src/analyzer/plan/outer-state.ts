@@ -146,7 +146,8 @@ export class OuterStateReads {
     const sf = e.getSourceFile();
     // the text first: a name never before an assignment operator (or `++`/`--`) is written nowhere, and the
     // file's tree need not be walked for its writes (most files of a large tree write no outer state)
-    if (!rootsAssignedByText(sf).has(ts.isIdentifier(path.root) ? path.root.text : 'this')) return undefined;
+    const assigned = rootsAssignedByText(sf);
+    if (!assigned.all && !assigned.names.has(ts.isIdentifier(path.root) ? path.root.text : 'this')) return undefined;
     const writes = (writtenPaths(sf).get(rootKey(path.root)) ?? []).filter((w) => overlaps(w.segments, path.segments));
     if (writes.length === 0) return undefined; // the cheap answer for nearly every read: nothing writes it
     const c = this.context.checker();
@@ -253,54 +254,104 @@ function overlaps(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-const assignedByText = new WeakMap<ts.SourceFile, Set<string>>();
+const assignedByText = new WeakMap<ts.SourceFile, RootsByText>();
 // an assignment operator (`=`, `+=`, `??=`…; not `==`, `=>`, `<=`) or `++`/`--`
 const WRITE_OPERATOR = /(?:\*\*|<<|>>>?|&&|\|\||\?\?|[-+*/%&|^])?=(?![=>])|\+\+|--/g;
+// at a `for`: the head of a `for…of`/`for…in` whose target is not declared there (`for (current of queue)`)
+const FOR_HEAD = /for\s*(?:await\s*)?\(\s*(?!(?:const|let|var|using)\b)/y;
 const IDENTIFIER_CHAR = /[\w$#]/;
+const NAMES = /[A-Za-z_$][\w$]*/g;
+/** How far back a destructuring pattern's opening bracket is looked for before the text gives up (and the tree decides). */
+const MAX_PATTERN_CHARS = 4000;
+
+/** The roots the text may write, or every root (`all`: a pattern the scan could not delimit). */
+export interface RootsByText {
+  all: boolean;
+  names: Set<string>;
+}
 
 /**
- * The roots (names, or `this`) of the member chains before an assignment operator or around `++`/`--` in
- * the file's text, a declaration's initializer left out: every write but a destructuring one, so a root it
- * misses is written nowhere. Scans back from each operator, so it costs little more than the
- * operators' count.
+ * The roots (names, or `this`) of the member chains the file's text may write: before an assignment
+ * operator or around `++`/`--`, every name inside a destructuring pattern before `=` (`[a, b] = …`,
+ * `({ x: this.cache } = …)`), and the target of a `for…of`/`for…in` that does not declare it (`for
+ * (current of list)`); a declaration's initializer and pattern left out (`const { a } = …` writes only
+ * its own names). A root it misses is written nowhere; it may name more (a property key of a pattern, a
+ * parameter's default), which the tree walk then rules out. Scans back from each operator, so it costs
+ * little more than the operators' count.
  */
-function rootsAssignedByText(sf: ts.SourceFile): Set<string> {
+export function rootsAssignedByText(sf: ts.SourceFile): RootsByText {
   let known = assignedByText.get(sf);
   if (known) return known;
-  known = new Set();
+  known = { all: false, names: new Set() };
   const text = sf.text;
   for (const m of text.matchAll(WRITE_OPERATOR)) {
     const at = m.index;
     if (m[0] === '=' && at > 0 && '=!<>'.includes(text[at - 1])) continue; // `==`, `!=`, `<=`, `>=`
-    const before = rootBefore(text, at);
-    if (before) known.add(before);
+    if (!rootsBefore(text, at, known)) break; // every root is taken to be written: nothing more to learn
     if (m[0] === '++' || m[0] === '--') {
       const after = /^\s*([A-Za-z_$][\w$]*)/.exec(text.slice(at + 2, at + 200));
-      if (after) known.add(after[1]);
+      if (after) known.names.add(after[1]);
     }
+  }
+  // `indexOf` and a sticky match at each `for` cost less than a global search for the head
+  for (let at = known.all ? -1 : text.indexOf('for'); at >= 0; at = text.indexOf('for', at + 3)) {
+    if (at > 0 && IDENTIFIER_CHAR.test(text[at - 1])) continue;
+    FOR_HEAD.lastIndex = at;
+    const m = FOR_HEAD.exec(text);
+    if (!m) continue;
+    const head = text.slice(at + m[0].length, at + m[0].length + 300);
+    const end = /\b(?:of|in)\b|[;)]/.exec(head);
+    if (end && (end[0] === 'of' || end[0] === 'in')) addNames(head.slice(0, end.index), known);
   }
   assignedByText.set(sf, known);
   return known;
 }
 
-/** The root of the member chain that ends right before `end` (`stats` for `stats.calls[k] `), if any. */
-function rootBefore(text: string, end: number): string | undefined {
+function addNames(pattern: string, into: RootsByText): void {
+  for (const n of pattern.matchAll(NAMES)) into.names.add(n[0]);
+}
+
+/**
+ * Notes the roots written by the assignment whose target ends right before `end`: the root of a member
+ * chain (`stats` for `stats.calls[k] `), or every name of a destructuring pattern. False when a pattern
+ * could not be delimited (then every root counts as written).
+ */
+function rootsBefore(text: string, end: number, into: RootsByText): boolean {
   let j = end - 1;
+  let indexed = false;
   for (let guard = 0; guard < 50; guard++) {
     while (j >= 0 && /\s/.test(text[j])) j--;
     if (j >= 0 && text[j] === '!') {
       j--;
       continue;
     }
-    if (j >= 0 && text[j] === ']') {
-      const open = text.lastIndexOf('[', j);
-      if (open < 0) return undefined;
-      j = open - 1;
-      continue;
+    if (j >= 0 && (text[j] === ']' || text[j] === '}' || text[j] === ')')) {
+      const open = matchingOpen(text, j);
+      if (open < 0) {
+        into.all = true;
+        return false;
+      }
+      let p = open - 1;
+      while (p >= 0 && /\s/.test(text[p])) p--;
+      if (text[j] === ']' && p >= 0 && (IDENTIFIER_CHAR.test(text[p]) || ')]'.includes(text[p]))) {
+        // an index (`seen[user]`, `rows[i][j]`): the chain goes on before it
+        indexed = true;
+        j = p;
+        continue;
+      }
+      if (text[j] === ')' && !indexed) {
+        // `(a as T) = …`, `(x) = …`: the parenthesized target
+        addNames(text.slice(open + 1, j), into);
+        return true;
+      }
+      if (text[j] === ')') return true; // a call's result indexed (`f()[k] = v`): no root of the file's state
+      // a destructuring pattern, unless a declaration's (`const { a } = …`, `let [x] = …`)
+      if (!/(?:^|[^\w$])(?:const|let|var)$/.test(text.slice(Math.max(0, p - 5), p + 1))) addNames(text.slice(open + 1, j), into);
+      return true;
     }
     let k = j;
     while (k >= 0 && IDENTIFIER_CHAR.test(text[k])) k--;
-    if (k === j) return undefined;
+    if (k === j) return true;
     const name = text.slice(k + 1, j + 1);
     let p = k;
     while (p >= 0 && /\s/.test(text[p])) p--;
@@ -310,9 +361,23 @@ function rootBefore(text: string, end: number): string | undefined {
       continue;
     }
     // a declaration's initializer (`const schema = …`) writes nothing outside it
-    return /(?:^|[^\w$])(?:const|let|var)$/.test(text.slice(Math.max(0, p - 5), p + 1)) ? undefined : name;
+    if (!/(?:^|[^\w$])(?:const|let|var)$/.test(text.slice(Math.max(0, p - 5), p + 1))) into.names.add(name);
+    return true;
   }
-  return undefined;
+  return true;
+}
+
+/** The bracket opening the one that closes at `close` (same kind, nesting counted), or -1 past the scan's reach. */
+function matchingOpen(text: string, close: number): number {
+  const closer = text[close];
+  const opener = closer === ']' ? '[' : closer === '}' ? '{' : '(';
+  let depth = 0;
+  for (let i = close; i >= 0 && close - i <= MAX_PATTERN_CHARS; i--) {
+    const c = text[i];
+    if (c === closer) depth++;
+    else if (c === opener && --depth === 0) return i;
+  }
+  return -1;
 }
 
 /**
@@ -341,6 +406,8 @@ function writtenPaths(sf: ts.SourceFile): Map<string, WrittenPath[]> {
       add(n.operand);
     } else if (ts.isDeleteExpression(n)) {
       add(n.expression);
+    } else if ((ts.isForOfStatement(n) || ts.isForInStatement(n)) && !ts.isVariableDeclarationList(n.initializer)) {
+      for (const t of assignedTargets(n.initializer)) add(t);
     }
     ts.forEachChild(n, visit);
   };
@@ -371,7 +438,9 @@ function sameRoot(write: WrittenPath, read: Path, checker: ts.TypeChecker): bool
     const wroteRoot = pathOf(write.target)?.root;
     if (!wroteRoot || !ts.isIdentifier(wroteRoot)) return false;
     const symbol = checker.getSymbolAtLocation(read.root);
-    if (!symbol || checker.getSymbolAtLocation(wroteRoot) !== symbol) return false;
+    // `({ token } = …)`: the shorthand names the property; the variable it writes is its value symbol
+    const wrote = ts.isShorthandPropertyAssignment(wroteRoot.parent) ? checker.getShorthandAssignmentValueSymbol(wroteRoot.parent) : checker.getSymbolAtLocation(wroteRoot);
+    if (!symbol || wrote !== symbol) return false;
     if (write.segments.length > 0) return true;
     const decl = symbol.valueDeclaration;
     return !!decl && ts.isVariableDeclaration(decl) && !(ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const);

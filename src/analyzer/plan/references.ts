@@ -11,12 +11,56 @@ export function isIncrement(node: ts.Node): node is ts.PrefixUnaryExpression | t
   return (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken);
 }
 
-/** The target of an assignment, `++`/`--` or `delete` (through parentheses and type wrappers): written, not read. */
+/**
+ * The target of an assignment, `++`/`--` or `delete` (through parentheses and type wrappers), also an
+ * element of a destructuring assignment's pattern (`[a, this.b] = …`, `({ x: s.y } = …)`) and a
+ * `for…in/of` target that is not declared there (`for (current of list)`): written, not read.
+ */
 export function isWriteTarget(e: ts.Expression): boolean {
   const outer = outerParent(e);
   const p = outer.parent;
   if (!p) return false;
-  return (isAssignment(p) && p.left === outer) || isIncrement(p) || ts.isDeleteExpression(p);
+  if ((isAssignment(p) && p.left === outer) || isIncrement(p) || ts.isDeleteExpression(p)) return true;
+  if ((ts.isForOfStatement(p) || ts.isForInStatement(p)) && p.initializer === outer) return true;
+  return isPatternElement(outer);
+}
+
+/** An element of an array or object literal that is a destructuring assignment's target (or a `for…of` target), at any depth. */
+function isPatternElement(n: ts.Node): boolean {
+  let at = n;
+  let p = n.parent;
+  // `[a = 1] = …`, `({ a: b = 1 } = …)`: an element with a default is the default's target
+  if (p && ts.isBinaryExpression(p) && p.left === at && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && (ts.isArrayLiteralExpression(p.parent) || ts.isPropertyAssignment(p.parent))) {
+    at = p;
+    p = p.parent;
+  }
+  if (!p) return false;
+  if (ts.isPropertyAssignment(p)) {
+    if (p.initializer !== at) return false;
+    at = p.parent;
+  } else if (ts.isSpreadElement(p) || ts.isSpreadAssignment(p)) {
+    at = p.parent;
+  } else if (ts.isArrayLiteralExpression(p)) {
+    at = p;
+  } else {
+    return false;
+  }
+  // climb to the outermost literal of the pattern
+  for (;;) {
+    const up = at.parent;
+    if (!up) return false;
+    if (ts.isArrayLiteralExpression(up) || (ts.isSpreadElement(up) && ts.isArrayLiteralExpression(up.parent))) at = ts.isSpreadElement(up) ? up.parent : up;
+    else if (ts.isPropertyAssignment(up) && up.initializer === at) at = up.parent;
+    else if (ts.isSpreadAssignment(up)) at = up.parent;
+    else if (ts.isBinaryExpression(up) && up.left === at && up.operatorToken.kind === ts.SyntaxKind.EqualsToken && (ts.isArrayLiteralExpression(up.parent) || ts.isPropertyAssignment(up.parent))) at = up; // a nested pattern with a default
+    else break;
+  }
+  let holder: ts.Node = at;
+  while (holder.parent && ts.isParenthesizedExpression(holder.parent)) holder = holder.parent;
+  const target = holder.parent;
+  if (!target) return false;
+  if (ts.isBinaryExpression(target) && target.left === holder && target.operatorToken.kind === ts.SyntaxKind.EqualsToken) return true;
+  return (ts.isForOfStatement(target) || ts.isForInStatement(target)) && target.initializer === holder;
 }
 
 /** Is the identifier written here: the target of an assignment (also inside a destructuring), `++`/`--`, a `for…in/of` target? */
