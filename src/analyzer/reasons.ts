@@ -62,6 +62,10 @@ export const REASONS = {
     portability: 'manual',
     advice: 'A timer is started before the ask (setInterval/setTimeout) and lives across it: between rounds no process holds the call, and the next round may run on another replica, so the timer would fire, or never be cleared, on the replica that started it. Start it after the last answer (a progress heartbeat is not needed while the client holds the question), or port by hand.',
   },
+  'narrowed-state': {
+    portability: 'manual',
+    advice: 'Outer state the file writes elsewhere (a module variable, a field of this, a member of a module object) is read before the ask where a check (typeof, a discriminant, instanceof) narrowed it to a type the port does not write there (one with methods, a type parameter, a name not in scope there): the read must be memoized for the retry, and the memo would lose the narrowing. Copy the state into a local const before the check (const job = this.job) and check the local, then re-run the port.',
+  },
   'not-async': {
     portability: 'manual',
     advice: 'A function on the way to the ask is not async (a generator, accessor or constructor, or one typed to return a non-Promise) but must await what runs before the ask: make it an async function returning a Promise, then re-run the port.',

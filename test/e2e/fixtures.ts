@@ -302,6 +302,19 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { unit: 'K' },
   },
   {
+    name: 'lock-release',
+    call: { kind: 'tool', name: 'release_lock', arguments: { resource: 'deploy-queue' } },
+    scenarios: {
+      accept: 'Released deploy-queue from <uuid-1>',
+      decline: 'deploy-queue stays locked by <uuid-1> (decline)',
+      cancel: 'deploy-queue stays locked by <uuid-1> (cancel)',
+      'invalid-then-valid': 'Released deploy-queue from <uuid-1>',
+    },
+    valid: { release: true },
+    invalid: { release: 'yes' },
+    normalize: 'uuids',
+  },
+  {
     name: 'shard-rotation',
     call: { kind: 'tool', name: 'run_job', arguments: { job: 'nightly-backup' } },
     scenarios: {

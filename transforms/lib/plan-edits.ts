@@ -12,6 +12,9 @@ import type { Edit, SourceText } from './source-text.js';
 const OPEN_OUTER = -20;
 const OPEN_INNER = -10;
 const CLOSE_INNER = 10;
+/** A cast of a read sits inside a memo that starts or ends with it. */
+const CAST_OPEN = -5;
+const CAST_CLOSE = 5;
 const CLOSE_OUTER = 20;
 
 /**
@@ -107,7 +110,7 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
       // a parenthesized memo at the start of a statement, in a file without semicolons, must not continue the line before
       const guard = m.parens && style.semi === '' && startsStatement(sf, m.start) ? ';' : '';
       edits.push({ start: m.start, end: m.start, text: `${guard}${m.parens ? '(' : ''}await ${thunk}`, order: OPEN_INNER });
-      edits.push({ start: m.end, end: m.end, text: `${close}${m.parens ? ')' : ''}${m.nonNull ? '!' : ''}`, order: CLOSE_INNER });
+      edits.push({ start: m.end, end: m.end, text: `${close}${m.cast ? ` as ${m.cast}` : ''}${m.parens ? ')' : ''}${m.nonNull ? '!' : ''}`, order: CLOSE_INNER });
     }
   }
 
@@ -152,6 +155,13 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
   for (const at of plan.nonNullReads) {
     if (!/[\w$\]]$/.test(src.slice(Math.max(0, at - 1), at))) mismatch(at, 'the end of a read of outer state');
     edits.push({ start: at, end: at, text: '!' });
+  }
+
+  // a live read of outer state narrowed otherwise by a check now memoized: `(mode as 'live')`, inside any memo that holds it
+  for (const c of plan.castReads) {
+    if (!nodesAt(sf, c.start, c.end).some((n) => ts.isIdentifier(n) || ts.isPropertyAccessExpression(n))) mismatch(c.start, 'a read of outer state');
+    edits.push({ start: c.start, end: c.start, text: '(', order: CAST_OPEN });
+    edits.push({ start: c.end, end: c.end, text: ` as ${c.type})`, order: CAST_CLOSE });
   }
 
   for (const a of plan.asyncInserts) {

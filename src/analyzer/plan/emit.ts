@@ -116,6 +116,7 @@ export class FileEmitter {
     }
     if (e.asyncAt !== undefined) this.plan_.asyncInserts.push({ at: this.at(e.asyncAt) });
     for (const at of e.nonNullReads) this.plan_.nonNullReads.push(this.at(at));
+    for (const c of e.castReads) this.plan_.castReads.push({ ...this.span(c.start, c.end), type: c.type });
     for (const r of e.recomputed) this.mark(r.statement, 'recomputed-value', `${r.names.map((n) => `\`${n}\``).join(', ') || 'this value'}: ${REASONS['recomputed-value'].advice}`);
   }
 

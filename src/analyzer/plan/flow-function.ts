@@ -47,6 +47,8 @@ export interface FunctionEdits {
   asyncAt?: number;
   /** After these live reads of outer state a `!` keeps their narrowing (outer-state.ts). */
   nonNullReads: number[];
+  /** Live reads of outer state narrowed by a check now memoized, each with the type it keeps: `(mode as 'live')`. */
+  castReads: { start: number; end: number; type: string }[];
   recomputed: Recomputed[];
   /** Why the function cannot be ported as planned (the handler is then left as it was). */
   blocking: { reason: ReasonId; detail: string }[];
@@ -116,7 +118,7 @@ class FunctionPlanner {
   /** Reads of a value the journal cannot carry, memoized so that a later round never uses it (projected-values.ts). */
   private readonly projected = new Set<ts.Node>();
   private readonly outerState: OuterStateReads;
-  private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], nonNullReads: [], recomputed: [], blocking: [] };
+  private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], nonNullReads: [], castReads: [], recomputed: [], blocking: [] };
   private readonly outerStateMemos: ts.Expression[] = [];
 
   constructor(
@@ -208,7 +210,11 @@ class FunctionPlanner {
   run(): FunctionEdits {
     const fn = this.flow.fn;
     if (fn.body) this.visit(fn.body);
-    for (const read of this.outerState.nonNullReads(this.outerStateMemos)) this.out.nonNullReads.push(read.end);
+    for (const read of this.outerState.narrowedLiveReads(this.outerStateMemos)) {
+      if (read.nonNull) this.out.nonNullReads.push(read.node.end);
+      else if (read.cast) this.out.castReads.push({ start: read.node.getStart(), end: read.node.end, type: read.cast });
+      else if (read.unkept) this.out.blocking.push(unkeptNarrowing(read.node));
+    }
     for (const p of fn.parameters) if (p.initializer && this.hasEffect(p.initializer)) this.out.recomputed.push({ statement: p, names: bindingNames(p.name) });
     this.guards();
     if ((this.out.memos.length > 0 || this.needsAsyncForAsks()) && !isAsync(fn)) this.makeAsync();
@@ -338,6 +344,10 @@ class FunctionPlanner {
       else if (ts.isElementAccessExpression(read)) this.visit(read.argumentExpression);
       return;
     }
+    if (this.outerRead(e)?.unkept) {
+      this.out.blocking.push(unkeptNarrowing(e));
+      return;
+    }
     const timer = this.timerStarted(e);
     if (timer) {
       this.out.blocking.push({ reason: 'timer-across-ask', detail: `\`${timer}\`` });
@@ -410,6 +420,10 @@ class FunctionPlanner {
       // the thunk reads the state itself: handing the name in (narrowed) would read it live again
       const memo: PlanMemo = { start: e.getStart(), end: e.end, async: false, parens: needsParens(e) || read.nonNull };
       if (read.nonNull && !ts.isNonNullExpression(outerParent(e).parent ?? e)) memo.nonNull = true;
+      if (read.cast) {
+        memo.cast = read.cast;
+        memo.parens = true;
+      }
       this.outerStateMemos.push(e);
       return memo;
     }
@@ -652,4 +666,9 @@ function moduleFunction(file: FileIndex, name: string): ts.FunctionLikeDeclarati
     return (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && !!holder && ts.isVariableDeclaration(holder);
   });
   return top.length === 1 ? top[0] : undefined;
+}
+
+/** A read of outer state whose narrowed type the port cannot write where it is read (outer-state.ts). */
+function unkeptNarrowing(read: ts.Expression): { reason: ReasonId; detail: string } {
+  return { reason: 'narrowed-state', detail: `\`${read.getText().slice(0, 60)}\`` };
 }

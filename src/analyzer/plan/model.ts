@@ -71,6 +71,8 @@ export interface PlanMemo extends Span {
   narrowedPaths?: { start: number; end: number; param: string }[];
   /** A read of outer state narrowed past null/undefined (outer-state.ts): `(await once(() => token))!`. */
   nonNull?: boolean;
+  /** A read of outer state narrowed otherwise (`typeof`, a discriminant, `instanceof`; outer-state.ts): the narrowed type, `(await once(() => mode) as 'live')`. */
+  cast?: string;
   /**
    * Locals of the function E assigns from inside (`fetch(u).then((r) => { total = r.status; })`): their
    * values after E ran are restored on replay, `once(() => E, binding(() => total, (v) => { total = v; }))`.
@@ -124,6 +126,11 @@ export interface PlanMarker {
   message: string;
 }
 
+/** A live read written `(read as type)`. */
+export interface PlanCastRead extends Span {
+  type: string;
+}
+
 export interface FilePlan {
   /** Relative to the working directory, `/`-separated. */
   file: string;
@@ -137,6 +144,8 @@ export interface FilePlan {
   asyncInserts: PlanAsyncInsert[];
   /** Offsets right after a live read of outer state a memo now reads, where a `!` keeps its narrowing (outer-state.ts). */
   nonNullReads: number[];
+  /** Live reads of outer state narrowed (`typeof`, a discriminant) by a check now memoized: `(mode as 'live')` keeps the type (outer-state.ts). */
+  castReads: PlanCastRead[];
   /** Declarations whose last read the port drops (see PlanUnread). */
   unread: PlanUnread[];
   /** Roots requests the retire-roots transform replaces with `rootsFromConfig()` (with `--roots config`): no round, no plan edit. */
@@ -149,7 +158,7 @@ export interface FilePlan {
 }
 
 export function emptyPlan(file: string): FilePlan {
-  return { file, wraps: [], asks: [], batches: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], nonNullReads: [], unread: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
+  return { file, wraps: [], asks: [], batches: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], nonNullReads: [], castReads: [], unread: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
 }
 
 /** Does the plan change any code (markers alone do not need the runtime)? */
@@ -165,6 +174,7 @@ export function planEdits(plan: FilePlan | undefined): number {
     plan.capabilityReads.length +
     plan.asyncInserts.length +
     plan.nonNullReads.length +
+    plan.castReads.length +
     plan.retiredRoots.length
   );
 }

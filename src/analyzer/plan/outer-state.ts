@@ -42,6 +42,25 @@ export interface OuterStateRead {
   target: ts.Expression;
   /** The target was narrowed past null/undefined: the memo keeps it with `!` (the value is the one the narrowing saw). */
   nonNull: boolean;
+  /**
+   * The target was narrowed otherwise (`typeof`, a discriminant, `instanceof`, a literal equality): the
+   * narrowed type, which the memo asserts, `(await once(() => mode) as 'live')` (the value is the one the
+   * narrowing saw).
+   */
+  cast?: string;
+  /** Narrowed to a type that cannot be written here: the read cannot be memoized and keep its type (the handler is marked `narrowed-state`). */
+  unkept?: boolean;
+}
+
+/** A live read of state a memo now reads, whose narrowing came from a check the memo took: what keeps its type. */
+export interface NarrowedLiveRead {
+  node: ts.Expression;
+  /** `token!` */
+  nonNull?: boolean;
+  /** `(mode as 'live')` */
+  cast?: string;
+  /** no type to write: the handler is marked */
+  unkept?: boolean;
 }
 
 /** What the planner needs from the function it plans. */
@@ -59,7 +78,6 @@ export interface OuterStateContext {
 export class OuterStateReads {
   private readonly decided = new Map<ts.Node, OuterStateRead | null>();
   private readonly states = new Map<ts.Node, StateRef | null>();
-  private keptLive: StateRef[] | undefined;
 
   constructor(private readonly context: OuterStateContext) {}
 
@@ -73,32 +91,37 @@ export class OuterStateReads {
     const state = this.stateOf(e);
     if (!state) return undefined;
     const c = this.context.checker()!;
-    // state this function narrows other than past null/undefined (`typeof`, a discriminant) stays live:
-    // a memoized check would no longer narrow it, and a memo could not say what it narrowed to
-    if (this.livePaths().some((k) => sameState(k, state))) return undefined;
-    // the shortest narrowed part of the chain, else the whole chain
+    // the shortest narrowed part of the chain, else the whole chain: a memo of it reads the declared type
+    // (the check that narrowed it is memoized too, and TypeScript keeps no narrowing inside a thunk), so
+    // it says what the check narrowed it to: `!` past null/undefined, else the narrowed type
     for (const part of prefixes(e)) {
       const narrowing = narrowingOf(part, c);
       if (narrowing === 'none') continue;
-      if (narrowing === 'other' || !this.context.typed) return undefined;
-      return carryableValue(part, c) === true ? { target: part, nonNull: true } : undefined;
+      // a handle stays live: the journal could not carry it
+      if (carryableValue(part, c) !== true) return undefined;
+      if (!this.context.typed) return { target: part, nonNull: false }; // JavaScript: no type to keep
+      if (narrowing === 'non-null') return { target: part, nonNull: true };
+      const type = writableType(c.getTypeAtLocation(part), part, c);
+      return type ? { target: part, nonNull: false, cast: type } : { target: part, nonNull: false, unkept: true };
     }
     // a handle stays live: the journal could not carry it
     return carryableValue(e, c) === true ? { target: e, nonNull: false } : undefined;
   }
 
   /**
-   * Live reads narrowed past null/undefined of state a memo now reads: the check that narrowed them may be
-   * memoized (`if (!(await once(() => token))) …`), which TypeScript no longer sees as narrowing `token`.
-   * Each gets a `!`: on the replica that ran the check, the value is the one it saw.
+   * Live reads narrowed by a check of state a memo now reads: the check may be memoized (`if (!(await
+   * once(() => token))) …`, `if ((await once(() => mode)) === 'live')`), which TypeScript no longer sees as
+   * narrowing the state. Each keeps its type: a `!` past null/undefined, else the narrowed type asserted
+   * (`(mode as 'live')`); on the replica that ran the check, the value is the one it saw. A read inside a
+   * chain whose shorter part is narrowed is left to that part.
    */
-  nonNullReads(memoized: readonly ts.Expression[]): ts.Expression[] {
+  narrowedLiveReads(memoized: readonly ts.Expression[]): NarrowedLiveRead[] {
     if (!this.context.typed || memoized.length === 0 || !this.context.fn.body) return [];
     const c = this.context.checker();
     if (!c) return [];
     const targets = new Set<ts.Node>(memoized);
     const memoStates = memoized.map((m) => ({ at: m.getStart(), state: this.stateOf(m) }));
-    const out: ts.Expression[] = [];
+    const out: NarrowedLiveRead[] = [];
     const visit = (n: ts.Node): void => {
       if (isFunctionLike(n) && n !== this.context.fn) return;
       if (ts.isTypeNode(n)) return;
@@ -106,31 +129,19 @@ export class OuterStateReads {
         const state = this.stateOf(n);
         if (state && memoStates.some((m) => m.state && m.at < n.getStart() && sameState(m.state, state)) && !ts.isNonNullExpression(outerParent(n).parent ?? n)) {
           // a template's placeholder takes any value: the narrowing does not matter there
-          if (!ts.isTemplateSpan(outerParent(n).parent!) && narrowingOf(n, c) === 'non-null') out.push(n);
+          if (!ts.isTemplateSpan(outerParent(n).parent!)) {
+            const narrowing = narrowingOf(n, c);
+            if (narrowing === 'non-null') out.push({ node: n, nonNull: true });
+            else if (narrowing === 'other' && !narrowedWithin(n, c)) {
+              const type = writableType(c.getTypeAtLocation(n), n, c);
+              out.push(type ? { node: n, cast: type } : { node: n, unkept: true });
+            }
+          }
         }
       }
       ts.forEachChild(n, visit);
     };
     visit(this.context.fn.body);
-    return out;
-  }
-
-  /** Outer state this function narrows other than past null/undefined. */
-  private livePaths(): StateRef[] {
-    if (this.keptLive) return this.keptLive;
-    const out: StateRef[] = [];
-    const c = this.context.checker();
-    const visit = (n: ts.Node): void => {
-      if (isFunctionLike(n) && n !== this.context.fn) return;
-      if (ts.isTypeNode(n)) return;
-      if ((ts.isIdentifier(n) || ts.isPropertyAccessExpression(n)) && isValueRef(n)) {
-        const state = this.stateOf(n);
-        if (state && c && narrowingOf(n, c) === 'other') out.push(state);
-      }
-      ts.forEachChild(n, visit);
-    };
-    this.keptLive = out;
-    if (this.context.fn.body) visit(this.context.fn.body);
     return out;
   }
 
@@ -155,6 +166,67 @@ export class OuterStateReads {
     const owner = ts.isIdentifier(path.root) ? c.getSymbolAtLocation(path.root) : thisClass(path.root);
     return owner ? { owner, segments: path.segments } : undefined;
   }
+}
+
+/** Is a shorter part of this chain narrowed other than past null/undefined (`this.job` in `this.job.pid`)? */
+function narrowedWithin(e: ts.Expression, c: ts.TypeChecker): boolean {
+  const parts = prefixes(e);
+  return parts.slice(0, -1).some((p) => narrowingOf(p, c) === 'other');
+}
+
+/** Type text longer than this is not written into the user's code (a memo would not read as theirs). */
+const MAX_TYPE_TEXT = 160;
+
+/**
+ * The type as text that means the same type where `at` is: primitives, literals, `null`/`undefined`,
+ * unions and intersections, arrays and tuples of those, object literal types whose members are, and
+ * named types (interfaces, classes, aliases, enums) whose name resolves there to the same declaration.
+ * Undefined when the type has a part that cannot be written there (an anonymous function or class
+ * type, a type parameter, an unexported or unimported name, a truncated or `import(…)` text).
+ */
+function writableType(type: ts.Type, at: ts.Node, checker: ts.TypeChecker): string | undefined {
+  if (!isWritable(type, at, checker, 0)) return undefined;
+  const text = checker.typeToString(type, at, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
+  if (text.length > MAX_TYPE_TEXT || /\bimport\(|\.\.\.|\btypeof\b/.test(text)) return undefined;
+  return text;
+}
+
+const SIMPLE = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void;
+
+function isWritable(type: ts.Type, at: ts.Node, checker: ts.TypeChecker, depth: number): boolean {
+  if (depth > 4) return false;
+  const named = type.aliasSymbol ?? (type.flags & ts.TypeFlags.EnumLiteral ? enumOf(type.symbol) : undefined);
+  if (named) return resolvesTo(named, at, checker) && (type.aliasTypeArguments ?? []).every((t) => isWritable(t, at, checker, depth + 1));
+  if (type.flags & ts.TypeFlags.EnumLike) return false;
+  if (type.flags & SIMPLE) return true;
+  if (type.isUnionOrIntersection()) return type.types.every((t) => isWritable(t, at, checker, depth + 1));
+  if (!(type.flags & ts.TypeFlags.Object)) return false;
+  const object = type as ts.ObjectType;
+  if (checker.isArrayType(type) || checker.isTupleType(type)) return checker.getTypeArguments(type as ts.TypeReference).every((t) => isWritable(t, at, checker, depth + 1));
+  const symbol = type.getSymbol();
+  if (symbol && symbol.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface)) {
+    const args = object.objectFlags & ts.ObjectFlags.Reference ? checker.getTypeArguments(type as ts.TypeReference) : [];
+    return resolvesTo(symbol, at, checker) && args.every((t) => isWritable(t, at, checker, depth + 1));
+  }
+  // an object literal type: its properties' types, no call or construct signature, no index signature
+  if (!(object.objectFlags & ts.ObjectFlags.Anonymous) || type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return false;
+  if (checker.getIndexInfosOfType(type).length > 0) return false;
+  return checker.getPropertiesOfType(type).every((p) => isWritable(checker.getTypeOfSymbol(p), at, checker, depth + 1));
+}
+
+function enumOf(member: ts.Symbol | undefined): ts.Symbol | undefined {
+  const decl = member?.valueDeclaration;
+  const parent = decl && ts.isEnumMember(decl) ? decl.parent : undefined;
+  return parent ? (parent as ts.EnumDeclaration & { symbol?: ts.Symbol }).symbol : undefined;
+}
+
+/** Does the symbol's name, written at `at`, name that symbol (directly or through an import)? */
+function resolvesTo(symbol: ts.Symbol, at: ts.Node, checker: ts.TypeChecker): boolean {
+  const meaning = symbol.flags & ts.SymbolFlags.Enum ? ts.SymbolFlags.Value | ts.SymbolFlags.Type : ts.SymbolFlags.Type;
+  const found = checker.resolveName(symbol.name, at, meaning, false);
+  if (!found) return false;
+  const target = found.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(found) : found;
+  return target === symbol || (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) === target : false);
 }
 
 /** The answer kept for `key`, computed on first use (`null` stands for a kept "none"). */
