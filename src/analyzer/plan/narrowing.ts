@@ -146,9 +146,19 @@ export function narrowingOf(e: ts.Expression, checker: ts.TypeChecker): 'none' |
   const read = unwrap(e);
   if (ts.isElementAccessExpression(read) && !ts.isStringLiteralLike(unwrap(read.argumentExpression)) && !ts.isNumericLiteral(unwrap(read.argumentExpression))) return 'none';
   const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(read) ? read.name : ts.isElementAccessExpression(read) ? read.argumentExpression : read);
-  if (!symbol) return 'other';
-  const declared = checker.getTypeOfSymbol(symbol);
+  // an entry of a record (`plans['team']` of a `Record<string, Plan>`): no property, the index signature's type is the declared one
+  const declared = symbol ? checker.getTypeOfSymbol(symbol) : ts.isElementAccessExpression(read) ? indexedType(read, checker) : undefined;
+  if (!declared) return 'other';
   const here = checker.getTypeAtLocation(e);
   if (checker.isTypeAssignableTo(declared, here)) return 'none';
   return checker.isTypeAssignableTo(checker.getNonNullableType(declared), here) ? 'non-null' : 'other';
+}
+
+/** The type an index signature of the object gives the literal key read (`string` or `number` keys). */
+function indexedType(read: ts.ElementAccessExpression, checker: ts.TypeChecker): ts.Type | undefined {
+  const key = unwrap(read.argumentExpression);
+  const infos = checker.getIndexInfosOfType(checker.getTypeAtLocation(read.expression));
+  const numeric = ts.isNumericLiteral(key);
+  const info = infos.find((i) => (numeric && i.keyType.flags & ts.TypeFlags.NumberLike) || i.keyType.flags & ts.TypeFlags.StringLike) ?? infos[0];
+  return info?.type;
 }

@@ -191,14 +191,15 @@ function writableType(type: ts.Type, at: ts.Node, checker: ts.TypeChecker): stri
   return text;
 }
 
-const SIMPLE = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void;
+// read on use: a compiler value at module level would load the compiler when this module is imported
+const simpleTypes = (): number => ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void;
 
 function isWritable(type: ts.Type, at: ts.Node, checker: ts.TypeChecker, depth: number): boolean {
   if (depth > 4) return false;
   const named = type.aliasSymbol ?? (type.flags & ts.TypeFlags.EnumLiteral ? enumOf(type.symbol) : undefined);
   if (named) return resolvesTo(named, at, checker) && (type.aliasTypeArguments ?? []).every((t) => isWritable(t, at, checker, depth + 1));
   if (type.flags & ts.TypeFlags.EnumLike) return false;
-  if (type.flags & SIMPLE) return true;
+  if (type.flags & simpleTypes()) return true;
   if (type.isUnionOrIntersection()) return type.types.every((t) => isWritable(t, at, checker, depth + 1));
   if (!(type.flags & ts.TypeFlags.Object)) return false;
   const object = type as ts.ObjectType;
