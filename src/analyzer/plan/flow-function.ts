@@ -104,6 +104,14 @@ export interface PlanningContext {
   asksAfterReturn(fn: ts.FunctionLikeDeclaration): boolean;
   /** The calls into a helper on the path from the path functions that make them (planned before it). */
   callers?(fn: ts.FunctionLikeDeclaration): readonly { flow: FlowFunction; call: ts.Node }[];
+  /**
+   * Only `blocking` is read (analyze, check: the verdicts): the memos, guards, capability reads, `!`s and
+   * marks are not recorded. Everything that can refuse the function still runs (the walk for effects
+   * before an ask, each effect's judgement, `async`), and so does every question the skipped parts would
+   * have asked that a later judgement could depend on: a name's role, once asked, is kept (a callback's
+   * scope reads its parent's), and the checker asked for a file is counted in the report.
+   */
+  verdictsOnly?: boolean;
 }
 
 class FunctionPlanner {
@@ -120,6 +128,8 @@ class FunctionPlanner {
   private readonly outerState: OuterStateReads;
   private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], nonNullReads: [], castReads: [], recomputed: [], blocking: [] };
   private readonly outerStateMemos: ts.Expression[] = [];
+  /** Effects memoized (`out.memos` holds them unless only verdicts are asked for). */
+  private memoCount = 0;
 
   constructor(
     private readonly flow: FlowFunction,
@@ -210,14 +220,20 @@ class FunctionPlanner {
   run(): FunctionEdits {
     const fn = this.flow.fn;
     if (fn.body) this.visit(fn.body);
+    // memoized outer state read live later: a `!` or a cast (edits only), or a narrowing the port cannot
+    // write (a verdict, in both modes)
+    const editing = !this.context.verdictsOnly;
     for (const read of this.outerState.narrowedLiveReads(this.outerStateMemos)) {
-      if (read.nonNull) this.out.nonNullReads.push(read.node.end);
-      else if (read.cast) this.out.castReads.push({ start: read.node.getStart(), end: read.node.end, type: read.cast });
-      else if (read.unkept) this.out.blocking.push(unkeptNarrowing(read.node));
+      if (read.nonNull) {
+        if (editing) this.out.nonNullReads.push(read.node.end);
+      } else if (read.cast) {
+        if (editing) this.out.castReads.push({ start: read.node.getStart(), end: read.node.end, type: read.cast });
+      } else if (read.unkept) this.out.blocking.push(unkeptNarrowing(read.node));
     }
     for (const p of fn.parameters) if (p.initializer && this.hasEffect(p.initializer)) this.out.recomputed.push({ statement: p, names: bindingNames(p.name) });
-    this.guards();
-    if ((this.out.memos.length > 0 || this.needsAsyncForAsks()) && !isAsync(fn)) this.makeAsync();
+    if (this.context.verdictsOnly) this.finallyEffects();
+    else this.guards();
+    if ((this.memoCount > 0 || this.needsAsyncForAsks()) && !isAsync(fn)) this.makeAsync();
     return this.out;
   }
 
@@ -297,7 +313,7 @@ class FunctionPlanner {
     if (!ts.isIdentifier(node) && !ts.isPropertyAccessExpression(node) && !ts.isElementAccessExpression(node)) return undefined;
     // decided once per whole chain read, which names the part to memoize (a narrowed prefix, or itself)
     const whole = wholeChainOf(node);
-    if (!this.canRunBeforeAnAsk(whole)) return undefined;
+    if (!this.outerState.mayBeWritten(whole) || !this.canRunBeforeAnAsk(whole)) return undefined;
     const read = this.outerState.read(whole);
     return read?.target === node ? read : undefined;
   }
@@ -384,7 +400,29 @@ class FunctionPlanner {
         return;
       }
     }
-    this.out.memos.push(this.memoOf(e));
+    this.memoCount++;
+    if (this.context.verdictsOnly) this.memoQuestions(e);
+    else this.out.memos.push(this.memoOf(e));
+  }
+
+  /**
+   * Verdicts only: of what `memoOf` computes, the questions a later judgement can depend on, asked in
+   * the same order: the roles of the arguments `mutablesOf` looks at, and the checker for this file.
+   */
+  private memoQuestions(e: ts.Expression): void {
+    if (this.outerRead(e)) {
+      this.outerStateMemos.push(e); // the live reads after it are judged against it (narrowedLiveReads)
+      return;
+    }
+    const value = ts.isAwaitExpression(e) ? e.expression : e;
+    const call = unwrap(value);
+    if (ts.isCallExpression(call) || ts.isNewExpression(call)) {
+      for (const a of call.arguments ?? []) {
+        const arg = unwrap(a);
+        if (ts.isIdentifier(arg)) this.scope.role(arg.text);
+      }
+    }
+    this.context.checker();
   }
 
   private heldContext(): HeldContext {
@@ -518,6 +556,20 @@ class FunctionPlanner {
     };
     visit(node);
     return found;
+  }
+
+  /**
+   * Verdicts only: of `guards()`, what can change a later judgement: whether an effectful `finally`
+   * follows asks (its effects' roles, the checker). Those trys hold an ask point, so they are among the
+   * blocked nodes; taken in the order `guards()` walks them.
+   */
+  private finallyEffects(): void {
+    const fn = this.flow.fn;
+    const trys = [...this.blocked].filter((n): n is ts.TryStatement => ts.isTryStatement(n) && enclosingFunction(n) === fn).sort((a, b) => a.pos - b.pos);
+    for (const t of trys) {
+      const asks = this.blocked.has(t.tryBlock) || (!!t.catchClause && this.blocked.has(t.catchClause.block));
+      if (asks && t.finallyBlock) this.hasEffect(t.finallyBlock);
+    }
   }
 
   private guards(): void {

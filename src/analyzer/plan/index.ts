@@ -400,7 +400,7 @@ class PlanBuilder {
     const ordered = [...flows.values()].sort((a, b) => (hops.get(a) ?? 0) - (hops.get(b) ?? 0) || depth(a.fn) - depth(b.fn));
     for (const flow of ordered) {
       const legacy = new Set(flow.file.sites.map((s) => s.node).filter((n) => !replaced.has(n)));
-      out.set(flow, flow.edits({ legacy, replaced, kept, checker: () => this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn), asksAfterReturn: (fn) => asksAfter(fn), callers: (fn) => callers.get(fn) ?? [] }));
+      out.set(flow, flow.edits({ legacy, replaced, kept, checker: () => this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn), asksAfterReturn: (fn) => asksAfter(fn), callers: (fn) => callers.get(fn) ?? [], verdictsOnly: !this.assemble }));
     }
     return out;
   }

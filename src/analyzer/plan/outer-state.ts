@@ -81,6 +81,20 @@ export class OuterStateReads {
 
   constructor(private readonly context: OuterStateContext) {}
 
+  /**
+   * Can this chain be outer state the file writes at all? Its text says no for nearly every read: its
+   * root (a name, or `this`) is never before an assignment operator or around `++`/`--` in the file.
+   * A read this says no to is not memoized (`read` would find the same); the cheap question, asked first.
+   */
+  mayBeWritten(e: ts.Expression): boolean {
+    const root = rootOfChain(e);
+    if (!root) return false;
+    this.sf ??= this.context.fn.getSourceFile();
+    return rootsAssignedByText(this.sf).has(ts.isIdentifier(root) ? root.text : 'this');
+  }
+
+  private sf: ts.SourceFile | undefined;
+
   /** For a whole chain read (`wholeChainOf`) that runs before an ask: what to memoize, if anything. */
   read(whole: ts.Expression): OuterStateRead | undefined {
     return cached(this.decided, whole, () => this.decide(whole));
@@ -294,6 +308,23 @@ function isWholeRead(e: ts.Expression): boolean {
   if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression === outer) return false;
   if (ts.isTaggedTemplateExpression(p) && p.tag === outer) return false;
   return !isWriteTarget(e);
+}
+
+/** The root of the chain `pathOf` would read (a name, or `this`), without building its path. */
+function rootOfChain(expr: ts.Expression): ts.Identifier | ts.ThisExpression | undefined {
+  let e = unwrap(expr);
+  for (;;) {
+    if (ts.isPropertyAccessExpression(e)) {
+      if (!ts.isIdentifier(e.name)) return undefined;
+      e = unwrap(e.expression);
+    } else if (ts.isElementAccessExpression(e)) {
+      e = unwrap(e.expression);
+    } else if (ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword) {
+      return e as ts.Identifier | ts.ThisExpression;
+    } else {
+      return undefined;
+    }
+  }
 }
 
 function pathOf(expr: ts.Expression): Path | undefined {

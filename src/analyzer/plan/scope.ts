@@ -40,7 +40,8 @@ const CONTEXT_NAMES = /^_*(ctx|context|extra|mcpCtx|requestContext|handlerContex
 const CONTEXT_KEYS = new Set(['mcpReq', 'sendRequest', 'sendNotification', 'signal', 'authInfo', 'requestId', 'http', '_meta', 'sessionId', 'requestInfo', 'taskStore']);
 
 export class FunctionScope {
-  private readonly bindings = new Map<string, Binding>();
+  /** Collected on the first question: many path functions are judged without one (no effect in them). */
+  private collected: Map<string, Binding> | undefined;
   private readonly resolving = new Set<string>();
 
   constructor(
@@ -49,11 +50,16 @@ export class FunctionScope {
     readonly parent?: FunctionScope,
     /** Roles of the parameters, by index; undefined: decide by name and type. */
     private readonly paramRoles?: (index: number, param: ts.ParameterDeclaration) => Role | undefined,
-  ) {
-    fn.parameters.forEach((decl, index) => {
-      for (const name of bindingNames(decl.name)) this.bindings.set(name, { param: { index, decl }, node: decl });
+  ) {}
+
+  private get bindings(): Map<string, Binding> {
+    if (this.collected) return this.collected;
+    const bindings = (this.collected = new Map<string, Binding>());
+    this.fn.parameters.forEach((decl, index) => {
+      for (const name of bindingNames(decl.name)) bindings.set(name, { param: { index, decl }, node: decl });
     });
-    if (fn.body) this.collect(fn.body);
+    if (this.fn.body) this.collect(this.fn.body, bindings);
+    return bindings;
   }
 
   private paramRole(index: number, decl: ts.ParameterDeclaration): Role {
@@ -72,24 +78,24 @@ export class FunctionScope {
   }
 
   /** Declarations of this function, not of functions nested in it. */
-  private collect(node: ts.Node): void {
+  private collect(node: ts.Node, bindings: Map<string, Binding>): void {
     const visit = (n: ts.Node): void => {
       if (ts.isVariableDeclaration(n)) {
         const init = n.initializer;
         if (init && ts.isIdentifier(n.name) && isFunctionLike(unwrap(init))) {
-          this.bindings.set(n.name.text, { fn: unwrap(init) as ts.FunctionLikeDeclaration, node: n });
+          bindings.set(n.name.text, { fn: unwrap(init) as ts.FunctionLikeDeclaration, node: n });
         } else {
           const loopOf = forOfIterable(n);
-          for (const name of bindingNames(n.name)) this.bindings.set(name, { init: init ?? loopOf, node: n });
+          for (const name of bindingNames(n.name)) bindings.set(name, { init: init ?? loopOf, node: n });
         }
       } else if (ts.isFunctionDeclaration(n) && n.name) {
-        this.bindings.set(n.name.text, { fn: n, node: n });
+        bindings.set(n.name.text, { fn: n, node: n });
         return;
       } else if (ts.isClassDeclaration(n) && n.name) {
-        this.bindings.set(n.name.text, { role: 'other', node: n });
+        bindings.set(n.name.text, { role: 'other', node: n });
         return;
       } else if (ts.isCatchClause(n) && n.variableDeclaration) {
-        for (const name of bindingNames(n.variableDeclaration.name)) this.bindings.set(name, { role: 'data', node: n });
+        for (const name of bindingNames(n.variableDeclaration.name)) bindings.set(name, { role: 'data', node: n });
         visit(n.block);
         return;
       }
