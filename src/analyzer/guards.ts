@@ -11,6 +11,7 @@ type Era = 'legacy' | 'modern';
 
 /** Is `node` only reached on the legacy era, judging by the checks around it up to the file? */
 export function isEraGuarded(node: ts.Node): boolean {
+  if (!mayTestEra(node)) return false;
   let child: ts.Node = node;
   for (let n = node.parent; n; child = n, n = n.parent) {
     if (ts.isIfStatement(n)) {
@@ -33,6 +34,20 @@ export function isEraGuarded(node: ts.Node): boolean {
     }
   }
   return false;
+}
+
+const mentionsEra = new WeakMap<ts.SourceFile, boolean>();
+// every era test names `era`, `getProtocolEra` or `envelope` (a unicode escape could spell one: those files take the long way)
+const ERA_WORDS = /\bera\b|getProtocolEra|\benvelope\b|\\u/;
+
+/** Can the file hold an era test at all? Its text says, once per file: most files never name one. */
+function mayTestEra(node: ts.Node): boolean {
+  let sf: ts.Node = node;
+  while (sf.parent) sf = sf.parent;
+  if (!ts.isSourceFile(sf)) return true;
+  let known = mentionsEra.get(sf);
+  if (known === undefined) mentionsEra.set(sf, (known = ERA_WORDS.test(sf.text)));
+  return known;
 }
 
 /** Which era a condition selects when true, if it is an era test at all. */
