@@ -103,7 +103,7 @@ describe('verdicts only (plan.edits false): the edit-time refusals still refuse'
     expect(verdictOf(report)).toEqual({ portability: 'auto', reasons: [] });
   });
 
-  it('counts the file whose only question to the checker is a memo of outer state (the report says how many were type-checked)', () => {
+  it('counts the file whose only questions to the checker come from a memo of outer state (the report says how many were type-checked)', () => {
     const report = bothWays({ 'src/server.ts': server([`calls += 1;`, `const a = ${ELICIT};`, `return { content: [{ type: 'text', text: a.action }] };`], [`let calls = 0;`]) });
     expect(verdictOf(report)).toEqual({ portability: 'auto', reasons: [] });
     expect(report.files.typeChecked).toBe(1);

@@ -407,7 +407,9 @@ class FunctionPlanner {
 
   /**
    * Verdicts only: of what `memoOf` computes, the questions a later judgement can depend on, asked in
-   * the same order: the roles of the arguments `mutablesOf` looks at, and the checker for this file.
+   * the same order: the roles of the arguments `mutablesOf` looks at (a role, once asked, is kept). Its
+   * checker questions are for this file, which `take` has asked the checker for already (the report
+   * counts the files it was asked for).
    */
   private memoQuestions(e: ts.Expression): void {
     if (this.outerRead(e)) {
@@ -422,7 +424,6 @@ class FunctionPlanner {
         if (ts.isIdentifier(arg)) this.scope.role(arg.text);
       }
     }
-    this.context.checker();
   }
 
   private heldContext(): HeldContext {
