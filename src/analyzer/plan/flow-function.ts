@@ -392,7 +392,7 @@ class FunctionPlanner {
         const projection = projectedReads(e, names, { fn: this.flow.fn, askPoints: this.heldContext().askPoints, checker: this.context.checker() });
         if (projection && 'reads' in projection) {
           for (const read of projection.reads) this.projected.add(read);
-          this.out.memos.push(this.memoOf(e));
+          this.memo(e);
           return;
         }
         const why = projection ? ` (${projection.why})` : '';
@@ -400,6 +400,11 @@ class FunctionPlanner {
         return;
       }
     }
+    this.memo(e);
+  }
+
+  /** `e` is memoized: its memo, or (verdicts only) what a verdict can depend on of it. */
+  private memo(e: ts.Expression): void {
     this.memoCount++;
     if (this.context.verdictsOnly) this.memoQuestions(e);
     else this.out.memos.push(this.memoOf(e));
