@@ -90,7 +90,8 @@ export class OuterStateReads {
     const root = rootOfChain(e);
     if (!root) return false;
     this.sf ??= this.context.fn.getSourceFile();
-    return rootsAssignedByText(this.sf).has(ts.isIdentifier(root) ? root.text : 'this');
+    const written = rootsAssignedByText(this.sf);
+    return written.all || written.names.has(ts.isIdentifier(root) ? root.text : 'this');
   }
 
   private sf: ts.SourceFile | undefined;
