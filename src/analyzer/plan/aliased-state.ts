@@ -22,16 +22,13 @@ import ts from '../../typescript.cjs';
 import { isFunctionLike, unwrap } from '../ast.js';
 import { bindingNames } from './scope.js';
 import { resolveBinding } from '../bindings.js';
-import { isWriteTarget } from './references.js';
+import { nextAnswerEnd, type HeldContext } from './held-values.js';
+import { isRead, isWriteTarget } from './references.js';
 
-export interface AliasContext {
-  fn: ts.FunctionLikeDeclaration;
-  /** Where the function is past each of its ask points (start of the point, end of its await). */
-  askPoints: readonly { start: number; awaitEnd: number }[];
-  checker: ts.TypeChecker | undefined;
+export type AliasContext = Pick<HeldContext, 'fn' | 'askPoints' | 'checker'> & {
   /** Is the name bound inside the path functions (a local or parameter)? */
   isLocal(name: string): boolean;
-}
+};
 
 /** `Map#get`, `Array#find`…: built-in reads that hand out the collection's own element. */
 const ELEMENT_READS: Record<string, readonly string[]> = {
@@ -57,7 +54,7 @@ const ANY_MUTATOR = new Set(Object.values(MUTATORS).flat());
  */
 export function aliasedStateRead(e: ts.Expression, names: readonly string[], context: AliasContext): boolean {
   if (names.length === 0 || !readsOuterElement(unwrap(e), context)) return false;
-  const askEnd = Math.min(...context.askPoints.filter((p) => p.start >= e.end).map((p) => p.awaitEnd));
+  const askEnd = nextAnswerEnd(context.askPoints, e);
   if (!Number.isFinite(askEnd)) return false;
   return usedAsItselfAfter(names, askEnd, e, context);
 }
@@ -167,7 +164,7 @@ function usedAsItselfAfter(names: readonly string[], from: number, made: ts.Expr
         track(cb.parameters[0].name);
       }
     }
-    if (n.getStart() >= from && isTracked(n) && isReference(n) && usedAsItself(n, context.checker)) {
+    if (n.getStart() >= from && isTracked(n) && isRead(n) && usedAsItself(n, context.checker)) {
       found = true;
       return;
     }
@@ -223,12 +220,4 @@ function isCopyingCall(call: ts.CallExpression | ts.NewExpression): boolean {
 function isPrimitive(type: ts.Type): boolean {
   const parts = type.isUnion() ? type.types : [type];
   return parts.every((t) => !!(t.flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.EnumLike | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void)));
-}
-
-/** A value reference of the name (not a property name, a key, or a declaration's name). */
-function isReference(id: ts.Identifier): boolean {
-  const p = id.parent;
-  if (ts.isPropertyAccessExpression(p) && p.name === id) return false;
-  if ((ts.isPropertyAssignment(p) || ts.isBindingElement(p) || ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p)) && p.name === id) return false;
-  return !ts.isTypeReferenceNode(p) && !ts.isQualifiedName(p) && !ts.isTypeQueryNode(p);
 }

@@ -345,8 +345,7 @@ class FunctionPlanner {
   private isAliasedStateRead(e: ts.Expression): boolean {
     let known = this.aliased.get(e);
     if (known === undefined) {
-      const askPoints = [...this.flow.askPoints.values()].map((p) => ({ start: p.node.getStart(), awaitEnd: p.awaitEnd }));
-      known = aliasedStateRead(e, declaredBy(e), { fn: this.flow.fn, askPoints, checker: this.context.checker(), isLocal: (name) => this.scope.isLocal(name) });
+      known = aliasedStateRead(e, declaredBy(e), { ...this.heldContext(), isLocal: (name) => this.scope.isLocal(name) });
       this.aliased.set(e, known);
     }
     return known;
@@ -389,7 +388,7 @@ class FunctionPlanner {
           return;
         }
         // used only before the ask, through what the journal carries: memoized, and so is each read of it
-        const projection = projectedReads(e, names, { fn: this.flow.fn, askPoints: this.heldContext().askPoints, checker: this.context.checker() });
+        const projection = projectedReads(e, names, context);
         if (projection && 'reads' in projection) {
           for (const read of projection.reads) this.projected.add(read);
           this.memo(e);

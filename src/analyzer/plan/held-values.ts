@@ -143,10 +143,14 @@ function startedTimer(fn: ts.FunctionLikeDeclaration): string | undefined {
   return found;
 }
 
-/** Is one of `names` (bound where `made` is kept) read at or after `from`? */
+/** Where the answer of the first ask point after `made` is in (`Infinity`: no ask follows it). */
+export function nextAnswerEnd(askPoints: HeldContext['askPoints'], made: ts.Node): number {
+  return Math.min(...askPoints.filter((p) => p.start >= made.end).map((p) => p.awaitEnd));
+}
+
 /** Is a name the value `made` is kept in read past the answer of the first ask after it? */
 function readAfterNextAsk(names: readonly string[], made: ts.Expression, context: HeldContext): boolean {
-  const askEnd = Math.min(...context.askPoints.filter((p) => p.start >= made.end).map((p) => p.awaitEnd));
+  const askEnd = nextAnswerEnd(context.askPoints, made);
   return Number.isFinite(askEnd) && readAfter(names, askEnd, made, context.fn);
 }
 

@@ -23,14 +23,10 @@ import ts from '../../typescript.cjs';
 import { enclosingFunction, outerParent } from '../ast.js';
 import { resolveBinding } from '../bindings.js';
 import { carryableType } from './carry.js';
-import { isWriteTarget } from './references.js';
+import { nextAnswerEnd, type HeldContext } from './held-values.js';
+import { isRead, isWriteTarget } from './references.js';
 
-export interface ProjectionContext {
-  fn: ts.FunctionLikeDeclaration;
-  /** Where the function is past each of its ask points (start of the point, end of its await). */
-  askPoints: readonly { start: number; awaitEnd: number }[];
-  checker: ts.TypeChecker | undefined;
-}
+export type ProjectionContext = Pick<HeldContext, 'fn' | 'askPoints' | 'checker'>;
 
 /** The reads to memoize, or why a use of the value cannot be memoized (for the marker), or nothing to say. */
 export type Projection = { reads: ts.Expression[] } | { why: string } | undefined;
@@ -44,7 +40,7 @@ export function projectedReads(e: ts.Expression, names: readonly string[], conte
   if (!checker || names.length !== 1) return undefined;
   const decl = outerParent(e).parent;
   if (!decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name) || decl.initializer !== outerParent(e)) return undefined;
-  const askEnd = Math.min(...context.askPoints.filter((p) => p.start >= e.end).map((p) => p.awaitEnd));
+  const askEnd = nextAnswerEnd(context.askPoints, e);
   if (!Number.isFinite(askEnd)) return undefined;
   const binding = resolveBinding(e, names[0]);
   if (!binding) return undefined;
@@ -53,7 +49,7 @@ export function projectedReads(e: ts.Expression, names: readonly string[], conte
   let why: string | undefined;
   const visit = (n: ts.Node): void => {
     if (why) return;
-    if (ts.isIdentifier(n) && n !== decl.name && n.text === names[0] && isReference(n) && resolveBinding(n, n.text) === binding) {
+    if (ts.isIdentifier(n) && n !== decl.name && n.text === names[0] && isRead(n) && resolveBinding(n, n.text) === binding) {
       const use = projectedUse(n, askEnd, context.fn, checker);
       if (typeof use === 'string') why = use;
       else reads.push(use);
@@ -90,13 +86,4 @@ function projectedUse(id: ts.Identifier, askEnd: number, fn: ts.FunctionLikeDecl
 function shortText(e: ts.Expression): string {
   const text = e.getText().replace(/\s+/g, ' ');
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
-}
-
-/** A value reference of the name (not a property name, a key, or a declaration's name). */
-function isReference(id: ts.Identifier): boolean {
-  const p = id.parent;
-  if (ts.isPropertyAccessExpression(p) && p.name === id) return false;
-  if ((ts.isPropertyAssignment(p) || ts.isBindingElement(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p)) && p.name === id) return false;
-  if (ts.isShorthandPropertyAssignment(p)) return true; // `{ res }`: handed on whole
-  return !ts.isTypeReferenceNode(p) && !ts.isQualifiedName(p) && !ts.isTypeQueryNode(p);
 }
