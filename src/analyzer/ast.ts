@@ -9,17 +9,19 @@ let wrapperKinds: ReadonlySet<ts.SyntaxKind> | undefined;
 
 type Wrapper = ts.ParenthesizedExpression | ts.AsExpression | ts.NonNullExpression | ts.SatisfiesExpression | ts.TypeAssertion;
 
+const wrappers = (): ReadonlySet<ts.SyntaxKind> => (wrapperKinds ??= new Set([
+  ts.SyntaxKind.ParenthesizedExpression,
+  ts.SyntaxKind.AsExpression,
+  ts.SyntaxKind.NonNullExpression,
+  ts.SyntaxKind.SatisfiesExpression,
+  ts.SyntaxKind.TypeAssertionExpression,
+]));
+
 /** Strips parentheses, type assertions, `!` and `satisfies` around an expression. */
 export function unwrap(node: ts.Expression): ts.Expression {
-  wrapperKinds ??= new Set([
-    ts.SyntaxKind.ParenthesizedExpression,
-    ts.SyntaxKind.AsExpression,
-    ts.SyntaxKind.NonNullExpression,
-    ts.SyntaxKind.SatisfiesExpression,
-    ts.SyntaxKind.TypeAssertionExpression,
-  ]);
+  const kinds = wrappers();
   let n = node;
-  while (wrapperKinds.has(n.kind)) n = (n as Wrapper).expression;
+  while (kinds.has(n.kind)) n = (n as Wrapper).expression;
   return n;
 }
 
@@ -28,10 +30,9 @@ export function unwrap(node: ts.Expression): ts.Expression {
  * the node its real parent holds.
  */
 export function outerParent(node: ts.Node): ts.Node {
+  const kinds = wrappers();
   let n = node;
-  while (n.parent && (ts.isParenthesizedExpression(n.parent) || ts.isAsExpression(n.parent) || ts.isNonNullExpression(n.parent) || ts.isSatisfiesExpression(n.parent) || ts.isTypeAssertionExpression(n.parent))) {
-    n = n.parent;
-  }
+  while (n.parent && kinds.has(n.parent.kind)) n = n.parent;
   return n;
 }
 

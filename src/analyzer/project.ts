@@ -75,8 +75,16 @@ export class Project {
   }
 
   rel(abs: string): string {
-    return relative(this.cwd, abs).split(sep).join('/');
+    let rel = this.rels.get(abs);
+    if (rel === undefined) {
+      rel = relative(this.cwd, abs).split(sep).join('/');
+      this.rels.set(abs, rel);
+    }
+    return rel;
   }
+
+  /** `rel`'s answers: each site, route step and skipped file names its file by it. */
+  private readonly rels = new Map<string, string>();
 
   /** The file's text (read once); undefined when unreadable (then listed as skipped). */
   text(abs: string): string | undefined {

@@ -245,6 +245,7 @@ class FunctionPlanner {
 
   private visit(node: ts.Node): void {
     if (isFunctionLike(node) || ts.isClassLike(node) || ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
+    if (this.runsOnlyAfterEveryAsk(node)) return;
     if (this.context.replaced.has(node)) return;
     if (this.context.kept.has(node)) {
       // the receiver and the request options go; only the kept argument runs before the ask
@@ -316,6 +317,18 @@ class FunctionPlanner {
     if (!this.outerState.mayBeWritten(whole) || !this.canRunBeforeAnAsk(whole)) return undefined;
     const read = this.outerState.read(whole);
     return read?.target === node ? read : undefined;
+  }
+
+  /**
+   * Nothing in `node` can run before an ask of this function: it starts after the last answer, ends
+   * before the code that runs again after a settled round, and lies in no loop with asks. Every node in
+   * it fails `canRunBeforeAnAsk`, so no effect in it is taken: the walk skips it (in a handler, most of
+   * the code is what it does with the answers). By `pos`, which is at or before the node's start.
+   */
+  private runsOnlyAfterEveryAsk(node: ts.Node): boolean {
+    if (node.pos < this.lastAwaitEnd || node.end >= this.settledFrom) return false;
+    if (this.flow.helper && this.context.asksAfterReturn(this.flow.fn)) return false;
+    return !this.loopsWithAsks.some((loop) => node.pos < loop.end && node.end > loop.pos);
   }
 
   private canRunBeforeAnAsk(node: ts.Node): boolean {
