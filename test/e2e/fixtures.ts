@@ -425,6 +425,91 @@ export const FIXTURES: readonly E2eFixture[] = [
     valid: { done: 'fixed the build' },
     invalid: { done: 'no' },
   },
+  {
+    name: 'retry-until-valid',
+    call: { kind: 'tool', name: 'subscribe', arguments: { list: 'release-notes' } },
+    scenarios: {
+      accept: 'Subscribed ada@example.com to release-notes',
+      decline: 'Not subscribed to release-notes (decline)',
+      cancel: 'Not subscribed to release-notes (cancel)',
+      'invalid-then-valid': 'Subscribed ada@example.com to release-notes',
+    },
+    valid: { email: 'ada@example.com' },
+    // passes the schema, fails the server's own check: asked again
+    invalid: { email: 'ada at example' },
+  },
+  {
+    name: 'issue-wizard',
+    call: { kind: 'tool', name: 'file_issue', arguments: { repo: 'acme/api' } },
+    scenarios: {
+      accept: 'Filed on acme/api: Revenue grew 12% on new subscriptions. [bug, steps:16]',
+      decline: 'No issue filed (decline)',
+      cancel: 'No issue filed (cancel)',
+      'invalid-then-valid': 'Filed on acme/api: Revenue grew 12% on new subscriptions. [bug, steps:16]',
+    },
+    valid: { kind: 'bug', steps: 'click save twice' },
+    invalid: { kind: 'question', steps: 'x' },
+  },
+  {
+    name: 'keep-files',
+    call: { kind: 'tool', name: 'review_files', arguments: { files: ['a.log', 'b.log', 'c.log'] } },
+    scenarios: {
+      accept: 'Removed a.log, b.log, c.log',
+      decline: 'Kept all 3 files',
+      cancel: 'Review cancelled',
+      'invalid-then-valid': 'Removed a.log, b.log, c.log',
+    },
+    valid: { keep: false },
+    invalid: { keep: 'no' },
+  },
+  {
+    name: 'deploy-confirm',
+    call: { kind: 'tool', name: 'deploy', arguments: { service: 'billing', env: 'production' } },
+    scenarios: {
+      accept: 'Deployed billing to production',
+      decline: 'billing not deployed',
+      cancel: 'billing not deployed',
+      'invalid-then-valid': 'Deployed billing to production',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
+  {
+    name: 'progress-import',
+    call: { kind: 'tool', name: 'import_csv', arguments: { file: 'people.csv', columns: ['name', 'mail'] } },
+    scenarios: {
+      accept: 'Imported people.csv: name->fullName, mail->fullName',
+      decline: 'Import of people.csv skipped (decline)',
+      cancel: 'Import of people.csv skipped (cancel)',
+      'invalid-then-valid': 'Imported people.csv: name->fullName, mail->fullName',
+    },
+    valid: { name: 'fullName', mail: 'fullName' },
+    invalid: { name: 'x'.repeat(30), mail: 'email' },
+  },
+  {
+    name: 'profile-form',
+    call: { kind: 'tool', name: 'complete_profile', arguments: { userId: 'u-7' } },
+    scenarios: {
+      accept: 'Saved Ada (36) for u-7',
+      decline: 'Profile of u-7 unchanged (decline)',
+      cancel: 'Profile of u-7 unchanged (cancel)',
+      'invalid-then-valid': 'Saved Ada (36) for u-7',
+    },
+    valid: { displayName: 'Ada', age: 36 },
+    invalid: { displayName: 'A', age: 9 },
+  },
+  {
+    name: 'tool-table',
+    call: { kind: 'tool', name: 'ban_user', arguments: { user: 'mallory' } },
+    scenarios: {
+      accept: 'Banned mallory: spamming links',
+      decline: 'mallory not banned (decline)',
+      cancel: 'mallory not banned (cancel)',
+      'invalid-then-valid': 'Banned mallory: spamming links',
+    },
+    valid: { reason: 'spamming links' },
+    invalid: { reason: 'no' },
+  },
 ];
 
 export function fixtureNamed(name: string): E2eFixture {
