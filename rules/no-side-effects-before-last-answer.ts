@@ -6,6 +6,7 @@ import { FLOW_HINT, flowExportOf } from './lib/flow-runtime.js';
 import { closure, nextAskInSource, reachesAnAsk, trackRounds } from './lib/round-paths.js';
 import type { Frame, PathEvent } from './lib/round-paths.js';
 import { EFFECT_OPTION_PROPERTIES, effectPatterns, within } from './lib/side-effects.js';
+import { isReplayedCollectionWrite } from './lib/collection-writes.js';
 import { createRule } from './create-rule.js';
 
 export type Options = [{ pureCallees?: string[]; effectCallees?: string[] }];
@@ -75,6 +76,8 @@ export default createRule<Options, MessageIds>({
           const ask = reached === true ? nextAskInSource(frame, effect.node) : reached;
           // replayed, `token = await once(…)` writes again the value the journal holds: the same on every round
           if (ask.kind === 'flow' && isReplayStableWrite(sourceCode, effect.node)) continue;
+          // `cache.set(repo, await once(…))` on a Map declared here: made again each round, the same entry
+          if (ask.kind === 'flow' && isReplayedCollectionWrite(sourceCode, effect.node, (e) => isOnceAwait(sourceCode, e))) continue;
           report(effect, ask.kind === 'flow' ? 'beforeFlowAsk' : 'beforeAsk', ask);
         } else if (effect.segments.some((s) => afterAsk.has(s))) {
           // e.g. a `finally` block: it runs after the ask's `return`, on the asking round.
@@ -118,5 +121,10 @@ function isReplayStableWrite(sourceCode: Parameters<typeof flowExportOf>[0], nod
   if (value.type === AST_NODE_TYPES.Literal) return true;
   if (value.type === AST_NODE_TYPES.TemplateLiteral) return value.expressions.length === 0;
   if (value.type === AST_NODE_TYPES.Identifier) return value.name === 'undefined';
-  return value.type === AST_NODE_TYPES.AwaitExpression && value.argument.type === AST_NODE_TYPES.CallExpression && flowExportOf(sourceCode, value.argument.callee) === 'once';
+  return isOnceAwait(sourceCode, value);
+}
+
+/** `await once(…)`: the journalled value, the same on every round. */
+function isOnceAwait(sourceCode: Parameters<typeof flowExportOf>[0], node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.AwaitExpression && node.argument.type === AST_NODE_TYPES.CallExpression && flowExportOf(sourceCode, node.argument.callee) === 'once';
 }

@@ -510,6 +510,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     valid: { reason: 'spamming links' },
     invalid: { reason: 'no' },
   },
+  {
+    name: 'repo-transfer',
+    call: { kind: 'tool', name: 'transfer_repo', arguments: { repo: 'acme/api', to: 'globex' } },
+    scenarios: {
+      accept: 'Transferred acme/api from acme to globex',
+      decline: 'acme/api stays with acme',
+      cancel: 'acme/api stays with acme',
+      'invalid-then-valid': 'Transferred acme/api from acme to globex',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
 ];
 
 export function fixtureNamed(name: string): E2eFixture {

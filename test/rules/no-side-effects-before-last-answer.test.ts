@@ -173,6 +173,29 @@ server.registerTool('greet', {}, resumable('greet', async ({ user }, ctx) => {
   const answer = await elicit({ message: 'Hi?', requestedSchema });
   return { content: [{ type: 'text', text: answer.action }] };
 }));`,
+    // Valid because: a write to a Map or Set declared here (`new Map()`, a `Set<…>` field) with arguments
+    // that are the same on every round leaves it as it was when made again: the port makes it again on each
+    // round so that the replica of a later round holds the entry.
+    `
+import { elicit, once, resumable } from './mrtr-flow.js';
+const cache = new Map<string, Info>();
+const pending: Set<string> = loadPending();
+class Desk {
+  private readonly seen = new Set<string>();
+  constructor(private readonly byId: WeakMap<object, string>) {}
+  register() {
+    server.registerTool('t', {}, resumable('t', async ({ repo, to }, ctx) => {
+      if (!await once(() => cache.has(repo))) cache.set(repo, await once(() => lookup(repo)));
+      const info = (await once(() => cache.get(repo)))!;
+      this.seen.add(repo);
+      pending.delete(\`\${repo}:\${to}\`);
+      this.byId.delete(ctx);
+      cache.set(repo, { ...info, owner: to, tags: [to] });
+      const answer = await elicit({ message: repo, requestedSchema });
+      return { content: [{ type: 'text', text: answer.action }] };
+    }));
+  }
+}`,
     // Valid because: local data built before the ask replays to the same value; it is not outside state.
     `
 import { elicit, resumable } from './mrtr-flow.js';
@@ -415,6 +438,31 @@ server.registerTool('refund', {}, resumable('refund', async ({ orderId }, ctx) =
       errors: [
         { messageId: 'beforeFlowAsk', line: 5, column: 9, data: { what: 'write `db.insert(...)`', askLine: '7' } },
         { messageId: 'beforeFlowAsk', line: 6, column: 3, data: { what: 'update of `hits`', askLine: '7' } },
+      ],
+    },
+    // Invalid because: a collection write made again is the same only for Map#set/Set#add/delete of the same
+    // values on a collection declared here: `push` adds again, a `let` map may be another one, another class's
+    // `set` may do anything, and a value computed live differs on a replay.
+    {
+      code: `
+import { elicit, once, resumable } from './mrtr-flow.js';
+const audit: string[] = [];
+let current = new Map<string, number>();
+const registry = createRegistry();
+const cache = new Map<string, number>();
+server.registerTool('t', {}, resumable('t', async ({ repo }, ctx) => {
+  audit.push(repo);
+  current.set(repo, 1);
+  registry.set(repo, 1);
+  cache.set(repo, Date.now());
+  const answer = await elicit({ message: repo, requestedSchema });
+  return { content: [{ type: 'text', text: answer.action }] };
+}));`,
+      errors: [
+        { messageId: 'beforeFlowAsk', line: 8, column: 3, data: { what: 'mutating call `audit.push(...)` on state outside the handler', askLine: '12' } },
+        { messageId: 'beforeFlowAsk', line: 9, column: 3, data: { what: 'mutating call `current.set(...)` on state outside the handler', askLine: '12' } },
+        { messageId: 'beforeFlowAsk', line: 10, column: 3, data: { what: 'mutating call `registry.set(...)` on state outside the handler', askLine: '12' } },
+        { messageId: 'beforeFlowAsk', line: 11, column: 3, data: { what: 'write `cache.set(...)`', askLine: '12' } },
       ],
     },
     // Invalid because: a plain assignment of a value computed live (not journalled) may write another value on a replay.

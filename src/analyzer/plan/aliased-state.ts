@@ -118,7 +118,7 @@ function outerRoot(e: ts.Expression, context: AliasContext): boolean {
 }
 
 /** `Map`, `Array`, `Set`…: the built-in collection the type is, if any (`undefined`: no checker, `any`, unknown). */
-function collectionKind(e: ts.Expression, checker: ts.TypeChecker | undefined): string | undefined {
+export function collectionKind(e: ts.Expression, checker: ts.TypeChecker | undefined): string | undefined {
   if (!checker) return undefined;
   const type = checker.getNonNullableType(checker.getTypeAtLocation(e));
   if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return undefined;

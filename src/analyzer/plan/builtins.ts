@@ -83,3 +83,14 @@ export const PURE_CONSTRUCTORS: ReadonlySet<string> = new Set([
 /** Collections a function builds its own local state with (`const seen = new Set()`): method calls on them re-run. */
 export const LOCAL_COLLECTIONS: ReadonlySet<string> = new Set(['Map', 'Set', 'Array', 'Object', 'URLSearchParams', 'URL', 'Date', 'Uint8Array']);
 
+
+/**
+ * Built-in collection writes that leave the collection as it was when made again with the same arguments,
+ * by method: the port makes them again on each round (as a plain assignment), and the lint rule accepts
+ * them before an ask. `push`, `unshift`, `splice` add again: not here.
+ */
+export const REPLAYED_COLLECTION_WRITES: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['set', new Set(['Map', 'WeakMap'])],
+  ['add', new Set(['Set', 'WeakSet'])],
+  ['delete', new Set(['Map', 'Set', 'WeakMap', 'WeakSet'])],
+]);

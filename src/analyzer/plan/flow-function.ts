@@ -11,11 +11,11 @@ import ts from '../../typescript.cjs';
 import { enclosingFunction, isFunctionLike, memberChain, outerParent, unwrap } from '../ast.js';
 import type { FileIndex } from '../file-index.js';
 import type { ReasonId } from '../reasons.js';
-import { GLOBAL_OBJECTS, TIMER_STARTS } from './builtins.js';
+import { GLOBAL_OBJECTS, REPLAYED_COLLECTION_WRITES, TIMER_STARTS } from './builtins.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
 import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
-import { aliasedStateRead } from './aliased-state.js';
+import { aliasedStateRead, collectionKind } from './aliased-state.js';
 import { projectedReads } from './projected-values.js';
 import { narrowedPaths, narrowedReads } from './narrowing.js';
 import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
@@ -257,6 +257,11 @@ class FunctionPlanner {
       if (node.initializer) this.visit(node.initializer);
       return;
     }
+    if (ts.isCallExpression(node) && !this.blocked.has(node) && this.isReplayedWrite(node)) {
+      // made again each round: only what it writes with runs once
+      this.visitArguments(node);
+      return;
+    }
     if (ts.isExpression(node) && !this.blocked.has(node) && this.isCandidate(node)) {
       this.take(node as ts.Expression);
       return;
@@ -283,6 +288,23 @@ class FunctionPlanner {
     }
   }
 
+  /**
+   * `cache.set(key, E)` on a built-in `Map`/`Set`/`WeakMap`/`WeakSet` the function does not own, before an
+   * ask: made again on each round with its journalled arguments, as a plain assignment `X = E` is, so the
+   * replica that runs a later round holds the entry too (memoized whole, only the first round's replica
+   * did, and a read after the answer found nothing elsewhere). Only writes whose repetition changes nothing
+   * (`set`, `add`, `delete` of the same values); a `push` adds again and stays memoized. The receiver is a
+   * plain chain (`cache`, `this.sessions`), typed by the checker: without one, or for another class with
+   * such a method, the call is memoized as before.
+   */
+  private isReplayedWrite(call: ts.CallExpression): boolean {
+    const callee = unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee) || !REPLAYED_COLLECTION_WRITES.has(callee.name.text) || !isPlainChain(callee.expression)) return false;
+    if (!this.canRunBeforeAnAsk(call) || !isEffect(call, this.scope, this.judge)) return false;
+    const kind = collectionKind(callee.expression, this.context.checker());
+    return kind !== undefined && REPLAYED_COLLECTION_WRITES.get(callee.name.text)!.has(kind);
+  }
+
   /** An effect here that can run before an ask point of this function. */
   private isCandidate(node: ts.Node): boolean {
     if (this.projected.has(node)) return this.canRunBeforeAnAsk(node);
@@ -291,6 +313,7 @@ class FunctionPlanner {
     // value, so whichever replica runs a later round holds what this call wrote (a write that adds to the
     // old value, `n++`, `n += k`, `c ??= E`, is memoized whole: made again, it would count twice)
     if (isAssignment(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) return false;
+    if (ts.isCallExpression(node) && this.isReplayedWrite(node)) return false;
     if (isCapabilityRead(node)) return false;
     if (!this.canRunBeforeAnAsk(node)) return false;
     // asked last: the checker is consulted only for what would otherwise be memoized (as carry() is)
@@ -668,6 +691,13 @@ function keepsValue(e: ts.Expression): boolean {
   const parent = outer.parent;
   if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.initializer === outer;
   return isAssignment(parent) && parent.right === outer;
+}
+
+/** `cache`, `this.sessions`, `store.byId`: names and member reads only, so nothing in it runs but reads. */
+function isPlainChain(e: ts.Expression): boolean {
+  let n = unwrap(e);
+  while (ts.isPropertyAccessExpression(n)) n = unwrap(n.expression);
+  return ts.isIdentifier(n) || n.kind === ts.SyntaxKind.ThisKeyword;
 }
 
 /** `X.getClientCapabilities()`: becomes the per-request read, never memoized. */
