@@ -154,6 +154,19 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { format: 'docx' },
   },
   {
+    name: 'capability-helper',
+    call: { kind: 'tool', name: 'publish_post', arguments: { slug: 'hello-mrtr' } },
+    scenarios: {
+      accept: 'Published hello-mrtr (unlisted, reviewed)',
+      decline: 'hello-mrtr not published (decline)',
+      cancel: 'hello-mrtr not published (cancel)',
+      'invalid-then-valid': 'Published hello-mrtr (unlisted, reviewed)',
+      'no-elicitation': 'Published hello-mrtr (public, not reviewed)',
+    },
+    valid: { visibility: 'unlisted' },
+    invalid: { visibility: 'secret' },
+  },
+  {
     name: 'shared-helper',
     call: { kind: 'tool', name: 'purge_cache', arguments: { target: 'sessions' } },
     scenarios: {

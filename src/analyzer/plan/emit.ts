@@ -110,14 +110,18 @@ export class FileEmitter {
       this.plan_.finallyGuards.push({ blockStart: this.at(g.blockStart), blockEnd: this.at(g.blockEnd) });
       this.used.add('suspended');
     }
-    for (const c of e.capabilityReads) {
-      this.plan_.capabilityReads.push(this.span(c.start, c.end));
-      this.used.add('clientCapabilities');
-    }
     if (e.asyncAt !== undefined) this.plan_.asyncInserts.push({ at: this.at(e.asyncAt) });
     for (const at of e.nonNullReads) this.plan_.nonNullReads.push(this.at(at));
     for (const c of e.castReads) this.plan_.castReads.push({ ...this.span(c.start, c.end), type: c.type });
     for (const r of e.recomputed) this.mark(r.statement, 'recomputed-value', `${r.names.map((n) => `\`${n}\``).join(', ') || 'this value'}: ${REASONS['recomputed-value'].advice}`);
+  }
+
+  /** `X.getClientCapabilities()` → `(clientCapabilities() ?? X.getClientCapabilities())` (capabilities.ts); each once, whichever flows reach it. */
+  capabilityRead(call: ts.CallExpression): void {
+    const span = this.span(call.getStart(), call.end);
+    if (this.plan_.capabilityReads.some((c) => c.start === span.start)) return;
+    this.plan_.capabilityReads.push(span);
+    this.used.add('clientCapabilities');
   }
 
   /** A roots request the retire-roots transform replaces (it writes its own marker), and the handler arguments of its registrations. */

@@ -3,7 +3,7 @@
  * awaits), and what the plan changes in it:
  * - memos: every effect that can run before one of its ask points (docs/engine.md "What is memoized");
  * - catch guards on `try`s around an ask point, finally guards on effectful `finally` blocks;
- * - capability reads;
+ * (the capability reads of the flow, here and in the functions it calls, are capabilities.ts's);
  * - `async` when it now awaits and was not async.
  * An ask point is an ask, a call of another function on the path, or a callback on the path.
  */
@@ -20,7 +20,7 @@ import { projectedReads } from './projected-values.js';
 import { narrowedPaths, narrowedReads } from './narrowing.js';
 import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
 import { isWrite } from './references.js';
-import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, Span } from './model.js';
+import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo } from './model.js';
 import { bindingNames, freshName, FunctionScope, type InitializerOracle, type Role } from './scope.js';
 
 export interface AskPoint {
@@ -43,7 +43,6 @@ export interface FunctionEdits {
   memos: PlanMemo[];
   catchGuards: PlanCatchGuard[];
   finallyGuards: PlanFinallyGuard[];
-  capabilityReads: Span[];
   asyncAt?: number;
   /** After these live reads of outer state a `!` keeps their narrowing (outer-state.ts). */
   nonNullReads: number[];
@@ -105,7 +104,7 @@ export interface PlanningContext {
   /** The calls into a helper on the path from the path functions that make them (planned before it). */
   callers?(fn: ts.FunctionLikeDeclaration): readonly { flow: FlowFunction; call: ts.Node }[];
   /**
-   * Only `blocking` is read (analyze, check: the verdicts): the memos, guards, capability reads, `!`s and
+   * Only `blocking` is read (analyze, check: the verdicts): the memos, guards, `!`s and
    * marks are not recorded. Everything that can refuse the function still runs (the walk for effects
    * before an ask, each effect's judgement, `async`), and so does every question the skipped parts would
    * have asked that a later judgement could depend on: a name's role, once asked, is kept (a callback's
@@ -126,7 +125,7 @@ class FunctionPlanner {
   /** Reads of a value the journal cannot carry, memoized so that a later round never uses it (projected-values.ts). */
   private readonly projected = new Set<ts.Node>();
   private readonly outerState: OuterStateReads;
-  private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], nonNullReads: [], castReads: [], recomputed: [], blocking: [] };
+  private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], nonNullReads: [], castReads: [], recomputed: [], blocking: [] };
   private readonly outerStateMemos: ts.Expression[] = [];
   /** Effects memoized (`out.memos` holds them unless only verdicts are asked for). */
   private memoCount = 0;
@@ -618,7 +617,6 @@ class FunctionPlanner {
     const visit = (n: ts.Node): void => {
       if (isFunctionLike(n) && n !== fn) return;
       if (ts.isTryStatement(n)) this.guardTry(n);
-      if (ts.isCallExpression(n) && isCapabilityRead(n)) this.out.capabilityReads.push({ start: n.getStart(), end: n.end });
       ts.forEachChild(n, visit);
     };
     if (fn.body) visit(fn.body);
@@ -700,7 +698,7 @@ function isPlainChain(e: ts.Expression): boolean {
   return ts.isIdentifier(n) || n.kind === ts.SyntaxKind.ThisKeyword;
 }
 
-/** `X.getClientCapabilities()`: becomes the per-request read, never memoized. */
+/** `X.getClientCapabilities()`: becomes the per-request read (capabilities.ts), never memoized. */
 export function isCapabilityRead(node: ts.Node): boolean {
   return ts.isCallExpression(node) && node.arguments.length === 0 && memberChain(node.expression).at(-1) === CAPABILITY_GETTER && memberChain(node.expression).length > 1;
 }

@@ -20,6 +20,7 @@ import { awaitedCallback, awaitedPosition } from './awaited.js';
 import { FileEmitter } from './emit.js';
 import { siblingBatches } from './siblings.js';
 import { FlowFunction, isLoop, type FunctionEdits } from './flow-function.js';
+import { capabilityReadsOnPath } from './capabilities.js';
 import type { FilePlan, PlanAsk } from './model.js';
 import { handlerRoutes, hopCalls, registrationOf, registrationReceiver, typeAccess, type HandlerRouteEnd, type RegistrationSeam } from './seams.js';
 import { REGISTRATION_METHODS } from '../../vocabulary.js';
@@ -86,6 +87,7 @@ export function buildPlans(inputs: readonly PlanInput[], project: Project, optio
 
 class PlanBuilder {
   private readonly types;
+  private readonly project: Project;
   private readonly emitters = new Map<FileIndex, FileEmitter>();
   private readonly verdicts = new Map<Site, Verdict>();
   private readonly routeVerdicts = new Map<Site, { end: HandlerRouteEnd; verdict: Verdict }[]>();
@@ -101,6 +103,7 @@ class PlanBuilder {
     options: PlanOptions,
   ) {
     this.types = typeAccess(project);
+    this.project = project;
     this.rootsAsked = options.roots === 'ask';
     this.assemble = options.edits !== false;
   }
@@ -409,11 +412,14 @@ class PlanBuilder {
     // a handler whose only legacy calls are retired roots asks nothing: no flow to wrap it in. Without a
     // plan to assemble (analyze, check) none of this is needed: it only records edits
     if (asks.size > 0 && this.assemble) {
-      const needsCapabilities = [...edits.values()].some((e) => e.catchGuards.length > 0 || e.capabilityReads.length > 0);
+      // the capability reads the flow can run: the path functions' and those of the functions they call (capabilities.ts)
+      const capabilityReads = capabilityReadsOnPath(edits.keys(), this.project, { rootsRetired: !this.rootsAsked });
+      const needsCapabilities = capabilityReads.length > 0 || [...edits.values()].some((e) => e.catchGuards.length > 0);
       for (const unit of units) {
         const reg = unit.registration!;
         this.emitter(reg.file)!.wrap(reg, needsCapabilities ? capabilitySource(reg.call) : undefined);
       }
+      for (const read of capabilityReads) this.emitter(read.file)!.capabilityRead(read.call);
       // independent sibling asks of one function: one round (before their asks are emitted one by one)
       for (const flow of edits.keys()) {
         const own = new Map<ts.Node, ts.Expression | undefined>();
