@@ -194,10 +194,13 @@ const MAX_TYPE_TEXT = 160;
 
 /**
  * The type as text that means the same type where `at` is: primitives, literals, `null`/`undefined`,
- * unions and intersections, arrays and tuples of those, object literal types whose members are, and
- * named types (interfaces, classes, aliases, enums) whose name resolves there to the same declaration.
+ * unions and intersections, arrays and tuples of those, object literal types (and mapped types made
+ * concrete: `z.infer<typeof S>`'s object) whose members are, and named types (interfaces, classes,
+ * aliases, enums) with a spelling there that names the same declaration: its own name, an import under
+ * another name (`import type { Plan as P }` → `P`), a member of a namespace import (`import type * as
+ * sdk` → `sdk.Plan`); the checker writes the name the way the file can (`resolvesTo` checks it does).
  * Undefined when the type has a part that cannot be written there (an anonymous function or class
- * type, a type parameter, an unexported or unimported name, a truncated or `import(…)` text).
+ * type, a type parameter, a name the file neither declares nor imports, a truncated or `import(…)` text).
  */
 function writableType(type: ts.Type, at: ts.Node, checker: ts.TypeChecker): string | undefined {
   if (!isWritable(type, at, checker, 0)) return undefined;
@@ -224,8 +227,10 @@ function isWritable(type: ts.Type, at: ts.Node, checker: ts.TypeChecker, depth: 
     const args = object.objectFlags & ts.ObjectFlags.Reference ? checker.getTypeArguments(type as ts.TypeReference) : [];
     return resolvesTo(symbol, at, checker) && args.every((t) => isWritable(t, at, checker, depth + 1));
   }
-  // an object literal type: its properties' types, no call or construct signature, no index signature
-  if (!(object.objectFlags & ts.ObjectFlags.Anonymous) || type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return false;
+  // an object literal type: its properties' types, no call or construct signature, no index signature;
+  // a mapped type only once concrete (its properties known: zod's inferred objects), never `{ [K in keyof T]: … }`
+  if (!(object.objectFlags & (ts.ObjectFlags.Anonymous | ts.ObjectFlags.Mapped)) || type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return false;
+  if (object.objectFlags & ts.ObjectFlags.Mapped && /\[\s*[\w$]+\s+in\s/.test(checker.typeToString(type, at, ts.TypeFormatFlags.NoTruncation))) return false;
   if (checker.getIndexInfosOfType(type).length > 0) return false;
   return checker.getPropertiesOfType(type).every((p) => isWritable(checker.getTypeOfSymbol(p), at, checker, depth + 1));
 }
@@ -236,13 +241,31 @@ function enumOf(member: ts.Symbol | undefined): ts.Symbol | undefined {
   return parent ? (parent as ts.EnumDeclaration & { symbol?: ts.Symbol }).symbol : undefined;
 }
 
-/** Does the symbol's name, written at `at`, name that symbol (directly or through an import)? */
+/**
+ * Does the name the checker writes for the symbol at `at` name that symbol there: its own name (directly
+ * or through an import), or the file's other spelling of it, an import under another name (`P` for
+ * `import type { Plan as P }`) or a namespace import's member (`sdk.Plan`, through re-exports)?
+ */
 function resolvesTo(symbol: ts.Symbol, at: ts.Node, checker: ts.TypeChecker): boolean {
   const meaning = symbol.flags & ts.SymbolFlags.Enum ? ts.SymbolFlags.Value | ts.SymbolFlags.Type : ts.SymbolFlags.Type;
+  const wanted = unaliased(symbol, checker);
   const found = checker.resolveName(symbol.name, at, meaning, false);
-  if (!found) return false;
-  const target = found.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(found) : found;
-  return target === symbol || (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) === target : false);
+  if (found && unaliased(found, checker) === wanted) return true;
+  // the spelling typeToString uses for it here (the same symbol-accessibility walk): each part a plain name
+  const parts = checker.symbolToString(symbol, at, meaning).split('.');
+  if (parts.length === 1 && parts[0] === symbol.name) return false; // the own name, which names something else here (or nothing)
+  if (!parts.every((p) => /^[A-Za-z_$][\w$]*$/.test(p))) return false; // `import("…").Plan`, a quoted module name
+  let current = checker.resolveName(parts[0], at, parts.length === 1 ? meaning : ts.SymbolFlags.Namespace | ts.SymbolFlags.Alias, false);
+  for (const part of parts.slice(1)) {
+    if (!current) return false;
+    const holder = unaliased(current, checker);
+    current = checker.getExportsOfModule(holder).find((e) => e.name === part) ?? holder.exports?.get(ts.escapeLeadingUnderscores(part));
+  }
+  return !!current && unaliased(current, checker) === wanted;
+}
+
+function unaliased(symbol: ts.Symbol, checker: ts.TypeChecker): ts.Symbol {
+  return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
 }
 
 /** The answer kept for `key`, computed on first use (`null` stands for a kept "none"). */
