@@ -17,6 +17,7 @@ import type { Project } from './project.js';
 import type { ReasonId } from './reasons.js';
 import type { RawSite } from './detect.js';
 import { requestIsTaskAugmented } from './plan/asks.js';
+import { isRuntimeOnce } from './plan/awaited.js';
 import { LEGACY_METHODS, type HandlerKind } from '../vocabulary.js';
 
 const LEGACY_NAMES: ReadonlySet<string> = new Set(LEGACY_METHODS.map((m) => m.name));
@@ -203,6 +204,13 @@ export class Reach {
       return;
     }
     const holder = outerParent(fn).parent;
+    if (holder && ts.isCallExpression(holder) && isRuntimeOnce(holder, outerParent(fn))) {
+      // the port's own `once(() => …)` in a ported file: it runs the callback there and then (or replays
+      // its value), awaited where `once` is; not a callback the function around it lets go (the plan
+      // climbs through it as through an awaited IIFE)
+      this.walkOutOf(holder, file, { ...w, seen }, out);
+      return;
+    }
     if (holder && (ts.isCallExpression(holder) || ts.isNewExpression(holder))) {
       // a callback handed to a repo function (`tool('refund', cfg, async (args) => …)` over a wrapper
       // that registers it): followed to where that function uses its parameter

@@ -6,7 +6,7 @@
  * stop somewhere the legacy code never waited, or not at all.
  */
 import ts from '../../typescript.cjs';
-import { memberChain, outerParent, unwrap } from '../ast.js';
+import { memberChain, outerParent, propertyNameText, unwrap } from '../ast.js';
 import { resolveBinding } from '../bindings.js';
 
 export type AwaitedPosition =
@@ -83,7 +83,8 @@ function combinatorOf(array: ts.ArrayLiteralExpression): { name: string; call: t
  * A nested function the enclosing function waits for, with the node that stands for it there:
  * an IIFE (`await (async () => { … })()`) — the call; a callback run in a request context
  * (`await storage.run(ctx, () => tool.handler(args))`, node's AsyncLocalStorage, which calls it on the
- * spot and returns its value) — the `run` call; or a callback mapped over and batched
+ * spot and returns its value) — the `run` call; a callback handed to the port's own `once(() => …)` in a
+ * ported file (run on the spot, or its value replayed) — the `once` call; or a callback mapped over and batched
  * (`await Promise.all(items.map(async (item) => { … }))`) — the `Promise.all` call.
  */
 export function awaitedCallback(fn: ts.FunctionLikeDeclaration): ts.CallExpression | undefined {
@@ -92,7 +93,7 @@ export function awaitedCallback(fn: ts.FunctionLikeDeclaration): ts.CallExpressi
   const p = outer.parent;
   if (!p || !ts.isCallExpression(p)) return undefined;
   if (outerParent(p.expression) === outer) return p;
-  if (isAsyncLocalRun(p, outer)) return p;
+  if (isAsyncLocalRun(p, outer) || isRuntimeOnce(p, outer)) return p;
   if (p.arguments[0] === undefined || outerParent(p.arguments[0]) !== outer) return undefined;
   const callee = p.expression;
   if (!ts.isPropertyAccessExpression(callee) || (callee.name.text !== 'map' && callee.name.text !== 'flatMap')) return undefined;
@@ -101,6 +102,24 @@ export function awaitedCallback(fn: ts.FunctionLikeDeclaration): ts.CallExpressi
   if (!batch || !ts.isCallExpression(batch) || batch.arguments[0] === undefined || outerParent(batch.arguments[0]) !== mapped) return undefined;
   const chain = memberChain(batch.expression);
   return chain.length === 2 && chain[0] === 'Promise' && BATCHES.has(chain[1]) ? batch : undefined;
+}
+
+/** The port runtime's helper file, as ported files import it (`./mrtr-flow.js`, `../mrtr-flow`, `./mrtr-flow.cjs`). */
+const FLOW_MODULE = /(^|\/)mrtr-flow(\.[cm]?[jt]s)?$/;
+
+/** `once(compute, …)` of the port's runtime (imported, or required, from its `mrtr-flow` file), `arg` its first argument. */
+export function isRuntimeOnce(call: ts.CallExpression, arg: ts.Node): boolean {
+  if (call.arguments[0] === undefined || outerParent(call.arguments[0]) !== arg) return false;
+  const callee = unwrap(call.expression);
+  if (!ts.isIdentifier(callee)) return false;
+  const b = resolveBinding(callee, callee.text);
+  let from: ts.Expression | undefined;
+  if (b && ts.isImportSpecifier(b) && (b.propertyName ?? b.name).text === 'once') from = b.parent.parent.parent.moduleSpecifier;
+  else if (b && ts.isBindingElement(b) && propertyNameText(b.propertyName ?? b.name) === 'once' && ts.isObjectBindingPattern(b.parent) && ts.isVariableDeclaration(b.parent.parent)) {
+    const init = b.parent.parent.initializer ? unwrap(b.parent.parent.initializer) : undefined;
+    if (init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require') from = init.arguments[0];
+  }
+  return !!from && ts.isStringLiteralLike(from) && FLOW_MODULE.test(from.text);
 }
 
 /** `storage.run(store, callback)` where `storage` is a const made by `new AsyncLocalStorage(…)` imported from node:async_hooks. */
