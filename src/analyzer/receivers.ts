@@ -7,7 +7,7 @@
  * `undefined` means "not shown", and the caller may then ask the type checker (`typeRole`).
  */
 import ts from '../typescript.cjs';
-import { enclosingFunction, functionName, outerParent, owningClass, propertyNameText } from './ast.js';
+import { enclosingFunction, functionName, outerParent, owningClass, propertyNameText, unwrap } from './ast.js';
 import { resolveBinding, type Binding } from './bindings.js';
 import { calledFunction, objectMemberFunction, topLevelDeclaration } from './functions.js';
 import { legacyMethodRead, type FileIndex, type LegacyAlias } from './file-index.js';
@@ -544,6 +544,9 @@ export class ReceiverResolver {
       return b && (ts.isVariableDeclaration(b) || ts.isParameter(b)) && b.type ? { node: b.type, file } : undefined;
     }
     if (ts.isPropertyAccessExpression(x)) {
+      // `this.checker` inside a class: the type written on the field or the parameter property
+      const field = unwrap(x.expression).kind === ts.SyntaxKind.ThisKeyword ? ownField(x) : undefined;
+      if (field?.type) return { node: field.type, file };
       const owner = this.typeNodeOf(x.expression, file, depth + 1);
       return owner ? this.memberType(owner.node, x.name.text, owner.file, depth + 1) : undefined;
     }
@@ -660,15 +663,47 @@ function contextualParameterType(fn: ts.SignatureDeclaration, index: number): ts
   return written && ts.isFunctionTypeNode(written) ? written.parameters[index]?.type : undefined;
 }
 
-/** The class identifier a value was made with: `new X(…)`, or a const initialised so. */
+/** The class identifier a value was made with: `new X(…)`, a const initialised so, or a field of this class made so (untyped). */
 function madeWith(e: ts.Expression): ts.Identifier | undefined {
   let x = stripWrappers(e);
   if (ts.isIdentifier(x)) {
     const b = resolveBinding(x, x.text);
     if (!b || !ts.isVariableDeclaration(b) || !b.initializer || b.type) return undefined;
     x = stripWrappers(b.initializer);
+  } else if (ts.isPropertyAccessExpression(x) && unwrap(x.expression).kind === ts.SyntaxKind.ThisKeyword) {
+    const field = ownField(x);
+    if (!field || field.type || !field.made) return undefined;
+    x = stripWrappers(field.made);
   }
   return ts.isNewExpression(x) && ts.isIdentifier(x.expression) ? x.expression : undefined;
+}
+
+/**
+ * The field `this.name` names in the class around it (`this` bound by a method, accessor or
+ * constructor of that class): the type written on it (a property declaration or a constructor's
+ * parameter property), else the value it is made with: its initializer, or the one `this.name = …`
+ * assignment in the constructor.
+ */
+function ownField(access: ts.PropertyAccessExpression): { type?: ts.TypeNode; made?: ts.Expression } | undefined {
+  const fn = enclosingNonArrow(access);
+  const cls = fn ? owningClass(fn) : undefined;
+  if (!cls) return undefined;
+  const name = access.name.text;
+  const declared = cls.members.find((m): m is ts.PropertyDeclaration => ts.isPropertyDeclaration(m) && propertyNameText(m.name) === name);
+  const ctor = cls.members.find(ts.isConstructorDeclaration);
+  const param = ctor?.parameters.find((p) => ts.isIdentifier(p.name) && p.name.text === name && !!ts.getModifiers(p)?.length);
+  if (declared?.type || param?.type) return { type: declared?.type ?? param?.type };
+  if (declared?.initializer) return { made: declared.initializer };
+  const made: ts.Expression[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      const left = unwrap(n.left);
+      if (ts.isPropertyAccessExpression(left) && left.name.text === name && unwrap(left.expression).kind === ts.SyntaxKind.ThisKeyword) made.push(n.right);
+    }
+    if (!ts.isFunctionLike(n) || ts.isArrowFunction(n)) ts.forEachChild(n, visit);
+  };
+  if (ctor?.body) ts.forEachChild(ctor.body, visit);
+  return declared || param || made.length > 0 ? { made: made.length === 1 ? made[0] : undefined } : undefined;
 }
 
 /** A protocol role from `first`, else from `then` if it shows one, else whatever `first` said (or `then`, when `first` said nothing). */
