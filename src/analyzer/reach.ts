@@ -588,7 +588,7 @@ export class Reach {
       const seeing = this.filesSeeing(file);
       const siblings = inObject ? siblingKeys(inObject) : undefined;
       for (const f of seeing) {
-        for (const pa of f.propRefs.get(name) ?? []) if (!isInside(pa, fn) && !(siblings && readsSibling(pa, siblings))) refs.push({ file: f, node: pa });
+        for (const pa of f.propRefs.get(name) ?? []) if (!isInside(pa, fn) && !(siblings && readsSibling(pa, siblings)) && !isSiteCallee(pa, f)) refs.push({ file: f, node: pa });
       }
       if (inObject) {
         refs.push(...this.tableReferences(inObject, file, name));
@@ -1001,6 +1001,15 @@ function parameterSource(e: ts.Expression, fn: ts.FunctionLikeDeclaration, path:
  * argument omitted, `undefined`/`null`, an object literal without that property), the caller's own
  * parameter when it is passed on, else undefined (not followed further: the route stands).
  */
+/**
+ * `server.server.listRoots()` where a repo object's own method is named `listRoots` too: the call is a
+ * legacy site (detection judged its receiver), the ask itself, not a call of that method.
+ */
+function isSiteCallee(access: ts.PropertyAccessExpression, file: FileIndex): boolean {
+  if (!LEGACY_NAMES.has(access.name.text)) return false;
+  return file.sites.some((s) => ts.isCallExpression(s.call) && unwrap(s.call.expression) === access);
+}
+
 function receiverFromCall(source: ReceiverSource, node: ts.Node, helper: ViaFunction | undefined): ReceiverSource | undefined {
   if (!helper || helper.fn !== source.fn || helper.call !== node || !ts.isCallExpression(node)) return undefined;
   const callee = unwrap(node.expression);
