@@ -34,6 +34,8 @@ export interface ReceiverEvidence {
   flow(receiver: ts.Expression, index: FileIndex): ValueRole | undefined;
   /** The legacy method a call's result is, when the repo function called returns one. */
   returnedMethod?(call: ts.CallExpression, index: FileIndex): LegacyAlias | undefined;
+  /** The receiver is the repository's own object, declaring a function `name` of its own. */
+  ownsMethod?(receiver: ts.Expression, name: string, index: FileIndex): boolean;
 }
 
 /** A call that is a site only if its receiver turns out to be a protocol server (or `mcpReq`): the checker decides. */
@@ -79,6 +81,8 @@ export function detectSite(call: ts.CallExpression | ts.NewExpression, index: Fi
   const name = callee[callee.length - 1];
   if (!LEGACY_NAMES.has(name)) return undefined;
   if (receiverExpr && isOwnMethodCall(receiverExpr, name)) return undefined;
+  // `helper.requestSampling(p)` over `const helper = createHelper(server)` returning `{ async requestSampling(p) { … } }`
+  if (receiverExpr && !bareFromLegacyReceiver && evidence?.ownsMethod?.(receiverExpr, name, index)) return undefined;
 
   const first = args[0] ? unwrap(args[0]) : undefined;
   const request = first ? resolveObjectLiteral(first) : undefined;

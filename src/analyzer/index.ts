@@ -169,6 +169,7 @@ function recognizeSites(project: Project): void {
   const evidence = {
     flow: (receiver: ts.Expression, index: FileIndex) => resolver.role(receiver, index),
     returnedMethod: (call: ts.CallExpression, index: FileIndex) => resolver.returnedMethod(call, index),
+    ownsMethod: (receiver: ts.Expression, name: string, index: FileIndex) => resolver.ownsMethod(receiver, name, index),
   };
   const undecided: Array<{ index: FileIndex; call: UndecidedCall }> = [];
   for (const index of project.parsed()) {

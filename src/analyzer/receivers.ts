@@ -62,6 +62,37 @@ export class ReceiverResolver {
     return found;
   }
 
+  /**
+   * Is `receiver.name(…)` a call of the repository's own function: the receiver is an object literal
+   * (or a const holding one, or the result of a repo function that returns one) that declares `name`
+   * as a function of its own (`{ async requestSampling(p) { … } }`, `{ elicitInput: async (q) => … }`)?
+   * A member whose value is something else (a bound legacy method, a server) is not.
+   */
+  ownsMethod(receiver: ts.Expression, name: string, file: FileIndex): boolean {
+    let x = stripWrappers(receiver);
+    if (ts.isIdentifier(x)) {
+      const b = resolveBinding(x, x.text);
+      if (!b || !ts.isVariableDeclaration(b) || !(b.parent.flags & ts.NodeFlags.Const) || !b.initializer) return false;
+      x = stripWrappers(b.initializer);
+    }
+    if (ts.isObjectLiteralExpression(x)) return declaresOwnFunction(x, name);
+    if (!ts.isCallExpression(x)) return false;
+    const target = calledFunction(x.expression, file, this.project);
+    const body = target?.fn.body;
+    if (!body) return false;
+    const returned: ts.Expression[] = [];
+    if (!ts.isBlock(body)) returned.push(body);
+    const visit = (n: ts.Node): void => {
+      if (ts.isReturnStatement(n) && n.expression) returned.push(n.expression);
+      else if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) ts.forEachChild(n, visit);
+    };
+    if (ts.isBlock(body)) ts.forEachChild(body, visit);
+    return returned.length > 0 && returned.every((r) => {
+      const o = stripWrappers(r);
+      return ts.isObjectLiteralExpression(o) && declaresOwnFunction(o, name);
+    });
+  }
+
   /** The role the value of `expr` (in `file`) plays, when syntax shows it. */
   role(expr: ts.Expression, file: FileIndex): ValueRole | undefined {
     return this.value(expr, file, 0);
@@ -661,6 +692,17 @@ function contextualParameterType(fn: ts.SignatureDeclaration, index: number): ts
   else if (p && ts.isVariableDeclaration(p) && p.initializer === outer) written = p.type;
   while (written && ts.isParenthesizedTypeNode(written)) written = written.type;
   return written && ts.isFunctionTypeNode(written) ? written.parameters[index]?.type : undefined;
+}
+
+/** An object literal's own function member `name`: a method, or a property whose value is a function written there. */
+function declaresOwnFunction(o: ts.ObjectLiteralExpression, name: string): boolean {
+  return o.properties.some((p) => {
+    if (p.name === undefined || propertyNameText(p.name) !== name) return false;
+    if (ts.isMethodDeclaration(p)) return true;
+    if (!ts.isPropertyAssignment(p)) return false;
+    const v = stripWrappers(p.initializer);
+    return ts.isArrowFunction(v) || ts.isFunctionExpression(v);
+  });
 }
 
 /** The class identifier a value was made with: `new X(…)`, a const initialised so, or a field of this class made so (untyped). */
