@@ -1,6 +1,6 @@
 // `--verify`: checks each label against its snapshot without running anything: the file exists at
-// the commit and the labelled line (or the one after it, for a call split over lines) names what
-// the label says is there. Catches a shifted line or a typo in a path before a run is scored on it.
+// the commit and the labelled line (or one of the nine after it, for a call split over lines) names
+// what the label says is there. Catches a shifted line or a typo in a path before a run is scored on it.
 import { execFileSync } from 'node:child_process';
 import { findSnapshot, hasCommit } from './snapshot.mjs';
 
@@ -16,6 +16,9 @@ const EXPECT = {
   request: /\brequest\s*\(/,
   'url-elicitation-error': /UrlElicitationRequiredError/,
 };
+
+/** Lines from the labelled one in which the method must be named (the labelled line and the next nine). */
+const CALL_SPAN = 10;
 
 function fileAt(gitDir, commit, path) {
   try {
@@ -47,7 +50,9 @@ export function verifyRepo(repo) {
       problems.push({ id: site.id, problem: `${site.path} is outside the repository's include list` });
     }
     const want = site.verdict === 'not-a-site' ? null : EXPECT[site.form];
-    const here = `${lines[site.line - 1]}\n${lines[site.line] ?? ''}`;
+    // a call is labelled where it starts, as analyze reports it; its callee may name the method a few
+    // lines down when the receiver spans lines (`await (\n  this.server as { … }\n).request(`)
+    const here = lines.slice(site.line - 1, site.line - 1 + CALL_SPAN).join('\n');
     if (want && !want.test(here)) problems.push({ id: site.id, problem: `${site.path}:${site.line} does not mention ${site.form}: ${lines[site.line - 1].trim().slice(0, 80)}` });
   }
   return problems;
