@@ -10,6 +10,8 @@ import { diffArrays } from 'diff';
 // count only as members.
 const LEGACY = /\.\s*(elicitInput|createMessage|requestSampling|listRoots|sendRequest)\b|\.\s*(request|send)\s*(?:<[^>]*>)?\s*\(|\bnew\s+(UrlElicitationRequiredError)\b|(?<![\w.$])(elicitInput|createMessage|requestSampling|sendRequest)\s*\(/g;
 const MARKER = /@mrtr-port-todo\(([\w-]+)\)/;
+// How many lines from a call's first line its method may be named (as `--verify` reads labels).
+const CALL_SPAN = 10;
 // How far above a kept call its marker may sit (the marker goes above the whole statement).
 const MARKER_REACH = 25;
 
@@ -96,7 +98,9 @@ function placeOne(site, oldLines, newLines, regs) {
   const oldOcc = occurrences(oldLines, reg.oFrom, reg.oTo);
   const newOcc = occurrences(newLines, reg.nFrom, reg.nTo);
   const mine = oldOcc.findIndex((o) => o.line === at && (!want || o.cls === want));
-  const near = mine >= 0 ? mine : oldOcc.findIndex((o) => Math.abs(o.line - at) <= 1 && (!want || o.cls === want));
+  const close = mine >= 0 ? mine : oldOcc.findIndex((o) => Math.abs(o.line - at) <= 1 && (!want || o.cls === want));
+  // a call labelled where it starts, its method named further down (`await (\n  this.server as { … }\n).request(`)
+  const near = close >= 0 || !want ? close : oldOcc.findIndex((o) => o.line > at && o.line - at < CALL_SPAN && o.cls === want);
   if (near < 0) return site.form === 'alias' ? placeAlias(oldLines[at], at, oldLines, newLines, reg) : { status: 'unresolved', newLine: reg.nFrom, marker: null };
   return follow(oldOcc, newOcc, near);
 }

@@ -72,3 +72,11 @@ test('a labelled line with no call at all in a changed hunk is unresolved', () =
   const after = lines('a', 'const handler = other;', 'b');
   assert.equal(locateSites(before, after, [{ line: 2, form: 'alias' }])[0].status, 'unresolved');
 });
+
+test('a call labelled at its first line is followed to its method named lines below (a cast receiver over lines)', () => {
+  const before = lines('a', 'const r = await (', '  this.server as {', '    request: (q: unknown) => Promise<string>;', '  }', ').request(req);', 'b');
+  const after = lines('a', 'const r = await inputRequest(req);', 'b');
+  assert.equal(locateSites(before, after, [{ line: 2, form: 'request' }])[0].status, 'ported');
+  const kept = lines('a', '/* @mrtr-port-todo(raced): decide */', 'const r = await (', '  this.server as {', '    request: (q: unknown) => Promise<string>;', '  }', ').request(req);', 'c');
+  assert.equal(locateSites(before, kept, [{ line: 2, form: 'request' }])[0].status, 'marked');
+});
