@@ -10,6 +10,16 @@
  * `this.method`), whose parameter at that position was read before the port and is read nowhere after it.
  * Anything else keeps the comment: an access the port left, the context passed on to another function,
  * a helper that cannot be found, a parameter pattern.
+ *
+ * The codemod's two destructuring comments are settled the same way: `Destructuring of context parameter
+ * in signature: "{ sendRequest }"` above a registration whose callback destructures its context, and
+ * `… detected: "const { sendRequest } = ctx"` above such a declaration in a handler. When the destructured
+ * names were the asks, the port rewrites their calls and drops the pattern (the parameter, the
+ * declaration): nothing is left to refactor, and the body comment would be left above an unrelated line.
+ * Such a comment goes only when none of the names it quotes is destructured any more: by a parameter of
+ * a function in the statement below it (signature), or from `ctx` in the function that holds it (body).
+ * A name left (`{ signal }` after `{ sendRequest, signal }`), a quote that does not parse, no statement or
+ * function to check: the comment stays.
  */
 import type * as TS from 'typescript';
 import ts from '../typescript.cjs';
@@ -26,6 +36,7 @@ export interface PortTexts {
 const CONTEXT_NAME = 'ctx';
 const COMMENT_LINE_RE = new RegExp(`^([ \\t]*)/\\*\\s*${MARKERS.sdkCodemod}\\s+(.*?)\\s*\\*/[ \\t]*\\r?$`);
 const FORWARDED_RE = /^The context object is forwarded to (.+?)\(…\) — /;
+const DESTRUCTURED_RE = /^Destructuring of context parameter (in signature|detected): "(.*)"\. Properties have been reorganized/;
 const MESSAGE_SEPARATOR = ' | ';
 
 /**
@@ -36,7 +47,7 @@ export function settleForwardedContextComments(files: ReadonlyMap<string, PortTe
   const trees = new Trees(files);
   const settled = new Map<string, string>();
   for (const [abs, texts] of files) {
-    if (!texts.after.includes(MARKERS.sdkCodemod) || !texts.after.includes('is forwarded to')) continue;
+    if (!texts.after.includes(MARKERS.sdkCodemod) || !(texts.after.includes('is forwarded to') || texts.after.includes('Destructuring of context parameter'))) continue;
     const next = settleFile(abs, texts.after, trees);
     if (next !== texts.after) settled.set(abs, next);
   }
@@ -46,7 +57,7 @@ export function settleForwardedContextComments(files: ReadonlyMap<string, PortTe
 function settleFile(abs: string, text: string, trees: Trees): string {
   const lines = text.split('\n');
   const kept: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0, offset = 0; i < lines.length; offset += lines[i].length + 1, i++) {
     const m = COMMENT_LINE_RE.exec(lines[i]);
     if (!m) {
       kept.push(lines[i]);
@@ -55,6 +66,8 @@ function settleFile(abs: string, text: string, trees: Trees): string {
     const codeLine = lines.findIndex((l, j) => j > i && l.trim() !== '');
     const messages = m[2].split(MESSAGE_SEPARATOR);
     const left = messages.filter((message) => {
+      const destructured = DESTRUCTURED_RE.exec(message);
+      if (destructured) return !destructuringSettled(abs, destructured[1] === 'in signature' ? { line: codeLine } : { offset }, destructured[2], trees);
       const callee = FORWARDED_RE.exec(message)?.[1];
       return callee === undefined || codeLine < 0 || !forwardingSettled(abs, codeLine, callee, trees);
     });
@@ -84,6 +97,82 @@ function forwardingSettled(abs: string, line: number, callee: string, trees: Tre
       return was !== undefined && was > 0 && is === 0;
     });
   });
+}
+
+/**
+ * Is none of the names `quoted` destructures (a parameter pattern, or `const {…} = ctx`) destructured any
+ * more where the comment points: by a parameter of a function in the statement starting on `line` (the
+ * signature comment), or from `ctx` in the innermost function holding `offset` (the body comment)?
+ */
+function destructuringSettled(abs: string, where: { line: number } | { offset: number }, quoted: string, trees: Trees): boolean {
+  const names = quotedNames(quoted, 'line' in where);
+  const sf = trees.after(abs);
+  if (!names || !sf) return false;
+  const scope = 'line' in where ? (where.line < 0 ? undefined : statementOnLine(sf, where.line)) : innermostFunction(sf, where.offset);
+  if (!scope) return false;
+  let left = false;
+  const visit = (node: TS.Node): void => {
+    if (left) return;
+    if ('line' in where && ts.isParameter(node) && destructures(node.name, names)) left = true;
+    if (!('line' in where) && ts.isVariableDeclaration(node) && node.initializer && ts.isIdentifier(node.initializer) && node.initializer.text === CONTEXT_NAME && destructures(node.name, names)) left = true;
+    ts.forEachChild(node, visit);
+  };
+  visit(scope);
+  return !left;
+}
+
+/** The property names of the object pattern the codemod quoted (`{ a, b: c }` or `const { a } = ctx`); undefined unless it parses as one. */
+function quotedNames(quoted: string, signature: boolean): Set<string> | undefined {
+  const sf = ts.createSourceFile('quoted.ts', signature ? `(${quoted}) => 0;` : `${quoted};`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const st = sf.statements[0];
+  let pattern: TS.BindingName | undefined;
+  if (signature && st && ts.isExpressionStatement(st) && ts.isArrowFunction(st.expression)) pattern = st.expression.parameters[0]?.name;
+  if (!signature && st && ts.isVariableStatement(st)) pattern = st.declarationList.declarations[0]?.name;
+  if (!pattern || !ts.isObjectBindingPattern(pattern) || pattern.elements.length === 0) return undefined;
+  const names = new Set<string>();
+  for (const el of pattern.elements) {
+    const key = el.propertyName ?? el.name;
+    if (!ts.isIdentifier(key)) return undefined;
+    names.add(key.text);
+  }
+  return names;
+}
+
+/** Does `name` destructure one of `names` (an object pattern with such a property)? */
+function destructures(name: TS.BindingName, names: ReadonlySet<string>): boolean {
+  if (!ts.isObjectBindingPattern(name)) return false;
+  return name.elements.some((el) => {
+    const key = el.propertyName ?? el.name;
+    return !ts.isIdentifier(key) || names.has(key.text);
+  });
+}
+
+/** The outermost statement whose first token is on `line` (0-based). */
+function statementOnLine(sf: TS.SourceFile, line: number): TS.Node | undefined {
+  let found: TS.Node | undefined;
+  const visit = (node: TS.Node): void => {
+    if (found) return;
+    const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+    if (ts.isStatement(node) && start === line) {
+      found = node;
+      return;
+    }
+    if (start <= line && sf.getLineAndCharacterOfPosition(node.getEnd()).line >= line) ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sf, visit);
+  return found;
+}
+
+/** The innermost function whose body holds `offset`. */
+function innermostFunction(sf: TS.SourceFile, offset: number): TS.FunctionLikeDeclaration | undefined {
+  let found: TS.FunctionLikeDeclaration | undefined;
+  const visit = (node: TS.Node): void => {
+    if (node.getStart(sf) > offset || node.getEnd() < offset) return;
+    if (ts.isFunctionLike(node) && 'body' in node && node.body && node.body.getStart(sf) <= offset && offset <= node.body.getEnd()) found = node as TS.FunctionLikeDeclaration;
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sf, visit);
+  return found;
 }
 
 function callsOnLine(sf: TS.SourceFile, line: number, callee: string): TS.CallExpression[] {

@@ -65,6 +65,16 @@ const COMPLETE: Record<string, string> = {
     `    const yes = await askArchive(extra, id);`,
     `    return { content: [{ type: 'text', text: yes ? 'archived' : 'kept' }] };`,
     `  });`,
+    `  // the context destructured, in the signature and in the body: the asks were its only use`,
+    `  server.tool('pick', { id: z.string() }, async ({ id }, { sendRequest }) => {`,
+    `    const answer = await ${ASK('Pick ${id}').replace('extra.sendRequest', 'sendRequest')};`,
+    `    return { content: [{ type: 'text', text: answer.action }] };`,
+    `  });`,
+    `  server.tool('drop', { id: z.string() }, async ({ id }, extra) => {`,
+    `    const { sendRequest } = extra;`,
+    `    const answer = await ${ASK('Drop ${id}').replace('extra.sendRequest', 'sendRequest')};`,
+    `    return { content: [{ type: 'text', text: answer.action }] };`,
+    `  });`,
     `  new Desk().register(server);`,
     `  return server;`,
     `}`,
@@ -97,6 +107,16 @@ const LEFT: Record<string, string> = {
     `    return { content: [{ type: 'text', text: yes ? 'purged' : 'kept' }] };`,
     `  });`,
     `  server.tool('whoami', { verbose: z.boolean() }, async ({ verbose }, extra) => ({ content: [{ type: 'text', text: verbose ? sessionOf(extra) : 'hi' }] }));`,
+    `  // destructured with a name the port leaves (signal is ctx.mcpReq.signal in v2): in the signature and in the body`,
+    `  server.tool('pick', { id: z.string() }, async ({ id }, { sendRequest, signal }) => {`,
+    `    const answer = await ${ASK('Pick ${id}').replace('extra.sendRequest', 'sendRequest')};`,
+    `    return { content: [{ type: 'text', text: signal.aborted ? 'aborted' : answer.action }] };`,
+    `  });`,
+    `  server.tool('drop', { id: z.string() }, async ({ id }, extra) => {`,
+    `    const { sendRequest, signal } = extra;`,
+    `    const answer = await ${ASK('Drop ${id}').replace('extra.sendRequest', 'sendRequest')};`,
+    `    return { content: [{ type: 'text', text: signal.aborted ? 'aborted' : answer.action }] };`,
+    `  });`,
     `  return server;`,
     `}`,
     ``,
@@ -143,14 +163,44 @@ describe('@mcp-codemod-error "context forwarded to a helper" after the port', ()
   it('stays above a helper that still reads the context, and above one the port did not change', () => {
     const server = readFileSync(join(left.dir, 'src/server.ts'), 'utf8');
     const comments = codemodComments(server);
-    expect(comments).toHaveLength(2);
+    expect(comments).toHaveLength(4);
     expect(comments[0]).toContain('forwarded to confirmUnlessAborted(…)');
     expect(comments[1]).toContain('forwarded to sessionOf(…)');
-    expect(left.result.summary.codemodMarkers).toBe(2);
+    expect(left.result.summary.codemodMarkers).toBe(4);
+  });
+
+  it('"Destructuring of context parameter" goes when the port dropped every name it quotes, and stays while one is left', () => {
+    const complete_ = readFileSync(join(complete.dir, 'src/server.ts'), 'utf8');
+    expect(complete_).not.toContain('sendRequest');
+    expect(codemodComments(complete_)).toEqual([]);
+    const comments = codemodComments(readFileSync(join(left.dir, 'src/server.ts'), 'utf8'));
+    expect(comments[2]).toContain('Destructuring of context parameter in signature: "{ sendRequest, signal }"');
+    expect(comments[3]).toContain('Destructuring of context parameter detected: "const { sendRequest, signal } = ctx"');
   });
 });
 
 describe('settleForwardedContextComments on texts', () => {
+  const signature = (pattern: string) => [
+    `/* @mcp-codemod-error Destructuring of context parameter in signature: "{ sendRequest }". Properties have been reorganized in v2 (e.g., signal is now ctx.mcpReq.signal). Manual refactoring required. */`,
+    `server.registerTool('t', {}, async (${pattern}) => ({ content: [] }));`,
+  ].join('\n');
+  const body = (declaration: string) => [
+    `server.registerTool('t', {}, async (_args, ctx) => {`,
+    `  /* @mcp-codemod-error Destructuring of context parameter detected: "const { sendRequest } = ctx". Properties have been reorganized in v2 (e.g., signal is now ctx.mcpReq.signal). Manual refactoring required. */`,
+    `  ${declaration}`,
+    `  return { content: [] };`,
+    `});`,
+  ].join('\n');
+  const settle = (after: string) => settleForwardedContextComments(new Map([['/p/s.ts', { before: after, after }]])).get('/p/s.ts');
+
+  it('drops a destructuring comment once no name it quotes is destructured there, and keeps it while one is', () => {
+    expect(settle(signature('{ id }'))).toBe(signature('{ id }').split('\n')[1]);
+    expect(settle(signature('{ id }, { sendRequest }'))).toBeUndefined();
+    expect(settle(signature('{ id }, { sendRequest: send }'))).toBeUndefined();
+    expect(settle(body('const answer = await inputRequest(q);'))).toBe(body('const answer = await inputRequest(q);').split('\n').filter((_, i) => i !== 1).join('\n'));
+    expect(settle(body('const { sendRequest } = ctx;'))).toBeUndefined();
+  });
+
   const before = [
     `async function a(extra: X) { return extra.sendRequest(q); }`,
     `async function b(extra: X) { return extra.sendRequest(q); }`,
