@@ -112,6 +112,14 @@ export async function preparePortedSet(names: readonly string[], codec: Codec = 
     writeFileSync(file, text);
     ported.set(name, file);
   }
+  return portedSetIn(dir, ported, source, codec);
+}
+
+/**
+ * A folder that already holds ported modules and the runtime files they import (`ported`: fixture name →
+ * module path in `dir`), made a set the replicas can serve: compiled for Node, with an empty effects file.
+ */
+export function portedSetIn(dir: string, ported: ReadonlyMap<string, string>, source: PortSource, codec: Codec): PortedSet {
   compileSetForNode(dir);
   const effectsFile = join(dir, 'effects.jsonl');
   writeFileSync(effectsFile, '');

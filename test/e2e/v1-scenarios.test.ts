@@ -1,0 +1,108 @@
+/**
+ * Every SDK v1 fixture server: the v1 original in the 2025 era (in-process, the v1 SDK's own client) and
+ * what `mrtr-port port` makes of it (the official v1→v2 codemod, then the MRTR port, by the real runner)
+ * in the 2026 era (two replica processes, requests alternating between them) answer the same user the
+ * same way, and each side effect happens exactly once per completed call, never on an asking round.
+ * The assertions are test/e2e/scenarios.test.ts's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findMarkers } from '../../src/port/markers.js';
+import { MARKERS } from '../../src/vocabulary.js';
+import { MCP_ALLOWED_ROOTS, comparable, perform, scriptFor, type ScenarioName } from './fixtures.js';
+import { runModern, startReplica, untagged, type Replica } from './harness.js';
+import { V1_CODEMOD_MARKS, V1_FILES, V1_FIXTURES, fileOf } from './v1-fixtures.js';
+import { loadLegacyV1, portV1Set, portedText, runLegacyV1, type PortedV1Set } from './v1-harness.js';
+
+const SHARED_KEYS = 'e2e-shared-key-0123456789abcdef-0123456789abcdef';
+const CALL_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** Markers a complete port may leave: they ask for a configuration review, not for code to be ported. */
+const REVIEW_ONLY_REASONS = new Set(['roots-retired', 'capability-fallback']);
+
+let set: PortedV1Set;
+let replicas: Replica[] = [];
+
+beforeAll(async () => {
+  set = await portV1Set(V1_FILES);
+  const env = { MRTR_STATE_KEYS: SHARED_KEYS, MCP_ALLOWED_ROOTS };
+  replicas = await Promise.all([startReplica(set, 'A', env), startReplica(set, 'B', env)]);
+});
+
+afterAll(async () => {
+  await Promise.all(replicas.map((r) => r.stop()));
+  set?.remove();
+});
+
+const codemodComments = (text: string): string[] => text.split('\n').filter((line) => line.includes(`/* ${MARKERS.sdkCodemod}`));
+
+describe('SDK v1 servers ported by mrtr-port port (runPort: v1 migration, then the MRTR port) against the v1 originals', () => {
+  it('the runner migrated and changed every fixture file, failed none', () => {
+    const byFile = new Map(set.report.files.map((f) => [f.file, f]));
+    for (const file of V1_FILES) expect(byFile.get(`${file}.ts`)).toMatchObject({ status: 'changed', v1Migrated: true });
+    expect(set.report.summary).toMatchObject({ failed: 0, skipped: 0, v1Migrated: V1_FILES.length });
+  });
+
+  for (const file of V1_FILES) {
+    describe(`${file}.input.ts`, () => {
+      it('is ported completely (no todo marker other than a review note)', () => {
+        const todo = findMarkers(portedText(set, file)).filter((m) => !REVIEW_ONLY_REASONS.has(m.reason));
+        expect(todo.map((m) => `line ${m.line}: ${m.reason}: ${m.message}`)).toEqual([]);
+      });
+
+      const marks = V1_CODEMOD_MARKS[file] ?? [];
+      it(`imports no SDK v1 and keeps ${marks.length} codemod mark(s) for a human`, () => {
+        const ported = portedText(set, file);
+        expect(ported).not.toContain('@modelcontextprotocol/sdk');
+        const comments = codemodComments(ported);
+        expect(comments).toHaveLength(marks.length);
+        marks.forEach((text, i) => expect(comments[i]).toContain(text));
+      });
+    });
+  }
+
+  for (const fixture of V1_FIXTURES) {
+    describe(fixture.name, () => {
+      for (const [scenario, expectedText] of Object.entries(fixture.scenarios) as [ScenarioName, string][]) {
+        it(scenario, async () => {
+          // Legacy elicitInput rejects schema-invalid content with an error, so the reference for
+          // invalid-then-valid is the legacy run given only the valid answer.
+          const reference = scenario === 'invalid-then-valid' ? 'accept' : scenario;
+          const legacyRun = await runLegacyV1(await loadLegacyV1(fileOf(fixture)), scriptFor(fixture, reference), fixture.call);
+          const legacy = comparable(fixture, legacyRun.result, legacyRun.effects);
+          expect(legacy.result.error).toBeUndefined();
+          expect(legacy.result.texts.join('\n')).toContain(expectedText);
+
+          const portedRun = await runModern(set, replicas, fileOf(fixture), scriptFor(fixture, scenario), (c) => perform(c, fixture.call));
+          const ported = { ...portedRun, ...comparable(fixture, portedRun.result, untagged(portedRun.effects)) };
+          expect(ported.era).toBe('modern');
+          expect(ported.result).toEqual(legacy.result);
+          // same effects, same count, same values: exactly once per completed call, in the legacy order
+          expect(ported.effects).toEqual(legacy.effects);
+
+          const rounds = ported.routed.filter((r) => r.method !== undefined && CALL_METHODS.has(r.method));
+          for (let i = 1; i < rounds.length; i++) {
+            // every retry echoes the state and is served by the other replica than the round before
+            expect(rounds[i].hasRequestState).toBe(true);
+            expect(rounds[i].replica).not.toBe(rounds[i - 1].replica);
+          }
+
+          if (scenario === 'roots') {
+            expect(legacyRun.asks.roots).toBe(1);
+            expect(ported.asks.roots).toBe(0); // retired to configuration: no round at all
+            expect(rounds).toHaveLength(1);
+          } else if (scenario === 'no-elicitation') {
+            expect(ported.asks).toEqual({ elicit: 0, sample: 0, roots: 0 }); // the fallback, in one round
+            expect(rounds).toHaveLength(1);
+          } else if (scenario === 'invalid-then-valid') {
+            expect(ported.asks.elicit).toBeGreaterThan(legacyRun.asks.elicit); // the invalid answer was asked again
+            expect(rounds.length).toBeGreaterThanOrEqual(3);
+          } else {
+            expect(ported.asks).toEqual(legacyRun.asks);
+            expect(rounds.length).toBeGreaterThanOrEqual(2);
+            // independent asks share a round; dependent ones take one each
+            if (scenario === 'accept' && fixture.acceptRounds !== undefined) expect(rounds).toHaveLength(fixture.acceptRounds);
+          }
+        });
+      }
+    });
+  }
+});
