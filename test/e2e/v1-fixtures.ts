@@ -15,7 +15,7 @@ export interface V1Fixture extends E2eFixture {
  * order): the migration's notes for a human that the port cannot settle. Every other file must have none.
  */
 export const V1_CODEMOD_MARKS: Readonly<Record<string, readonly string[]>> = {
-  'session-tag': ['The context object is forwarded to sessionTag(…)', 'Destructuring of context parameter in signature: "{ sendRequest, signal }"'],
+  'session-tag': ['The context object is forwarded to sessionTag(…)', 'Destructuring of context parameter in signature: "{ sendRequest, sessionId }"'],
 };
 
 export const V1_FIXTURES: readonly V1Fixture[] = [
@@ -222,6 +222,19 @@ export const V1_FIXTURES: readonly V1Fixture[] = [
     acceptRounds: 2,
   },
   {
+    name: 'confirm-helper: restart_service (context forwarded to a helper imported from another module)',
+    file: 'confirm-helper',
+    call: { kind: 'tool', name: 'restart_service', arguments: { service: 'billing' } },
+    scenarios: {
+      accept: 'Restarted billing (after the deploy)',
+      decline: 'billing left running',
+      cancel: 'billing left running',
+      'invalid-then-valid': 'Restarted billing (after the deploy)',
+    },
+    valid: { confirm: true, note: 'after the deploy' },
+    invalid: { confirm: true, note: 'x'.repeat(41) },
+  },
+  {
     name: 'session-tag',
     call: { kind: 'tool', name: 'invite_member', arguments: { workspace: 'atlas' } },
     scenarios: {
@@ -232,6 +245,19 @@ export const V1_FIXTURES: readonly V1Fixture[] = [
     },
     valid: { email: 'ada@example.com', role: 'admin' },
     invalid: { email: 'ada@example.com', role: 'owner' },
+  },
+  {
+    name: 'session-tag: cancel_invite (a destructured name the port leaves)',
+    file: 'session-tag',
+    call: { kind: 'tool', name: 'cancel_invite', arguments: { email: 'bob@example.com' } },
+    scenarios: {
+      accept: 'Cancelled the invitation of bob@example.com',
+      decline: 'Invitation of bob@example.com kept (decline)',
+      cancel: 'Invitation of bob@example.com kept (cancel)',
+      'invalid-then-valid': 'Cancelled the invitation of bob@example.com',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
   },
   {
     name: 'releases: publish_release (sampling, then an approval, by extra.sendRequest)',

@@ -6,7 +6,7 @@
  * helpers written next to the sources) in a folder under the repository's `.tmp/`, and is served by the v2
  * harness's replicas (test/e2e/harness.ts `portedSetIn`, `startReplica`, `runModern`).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -92,7 +92,7 @@ export interface PortedV1Set extends PortedSet {
 /**
  * Ports the v1 fixtures as a user's package would be ported: each input copied into a fresh folder under
  * the repository's `.tmp/` (so the v2 packages resolve from its node_modules) as `<name>.ts`, with the
- * contract the fixtures import, then `runPort({ cwd: that folder, paths: ['.'] })` rewrites them in place
+ * contract the fixtures import and the modules of fixtures/e2e-v1 that are not servers (`asks.ts`), then `runPort({ cwd: that folder, paths: ['.'] })` rewrites them in place
  * and writes the helpers (flow, continuation, claim store) beside them. Once per test file.
  */
 export async function portV1Set(files: readonly string[]): Promise<PortedV1Set> {
@@ -104,6 +104,10 @@ export async function portV1Set(files: readonly string[]): Promise<PortedV1Set> 
     const file = join(dir, `${name}.ts`);
     copyFileSync(v1FixturePath(name), file);
     ported.set(name, file);
+  }
+  // the modules the servers import (not servers themselves), under their own names
+  for (const support of readdirSync(V1_FIXTURE_DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.input.ts'))) {
+    copyFileSync(join(V1_FIXTURE_DIR, support), join(dir, support));
   }
   const report = await runPort({ cwd: dir, paths: ['.'] });
   return { ...portedSetIn(dir, ported, 'transform', 'aead'), report };

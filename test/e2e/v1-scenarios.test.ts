@@ -5,7 +5,10 @@
  * same way, and each side effect happens exactly once per completed call, never on an asking round.
  * The assertions are test/e2e/scenarios.test.ts's.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ts from '../../src/typescript.cjs';
 import { findMarkers } from '../../src/port/markers.js';
 import { MARKERS } from '../../src/vocabulary.js';
 import { MCP_ALLOWED_ROOTS, comparable, perform, scriptFor, type ScenarioName } from './fixtures.js';
@@ -35,10 +38,31 @@ afterAll(async () => {
 const codemodComments = (text: string): string[] => text.split('\n').filter((line) => line.includes(`/* ${MARKERS.sdkCodemod}`));
 
 describe('SDK v1 servers ported by mrtr-port port (runPort: v1 migration, then the MRTR port) against the v1 originals', () => {
-  it('the runner migrated and changed every fixture file, failed none', () => {
+  it('the runner migrated and changed every fixture file and the module they import, failed none', () => {
     const byFile = new Map(set.report.files.map((f) => [f.file, f]));
-    for (const file of V1_FILES) expect(byFile.get(`${file}.ts`)).toMatchObject({ status: 'changed', v1Migrated: true });
-    expect(set.report.summary).toMatchObject({ failed: 0, skipped: 0, v1Migrated: V1_FILES.length });
+    for (const file of [...V1_FILES, 'asks']) expect(byFile.get(`${file}.ts`)).toMatchObject({ status: 'changed', v1Migrated: true });
+    expect(set.report.summary).toMatchObject({ failed: 0, skipped: 0, v1Migrated: V1_FILES.length + 1, codemodMarkers: 2 });
+  });
+
+  it('the ported folder type-checks with strict, noUnusedLocals and noUnusedParameters (as test/e2e/typecheck.test.ts)', () => {
+    const roots = readdirSync(set.dir).filter((f) => f.endsWith('.ts')).map((f) => join(set.dir, f));
+    const program = ts.createProgram(roots, {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+      types: ['node'],
+      strict: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      skipLibCheck: true,
+      noEmit: true,
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
+      const where = d.file ? `${d.file.fileName.slice(set.dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+      return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+    expect(diagnostics).toEqual([]);
   });
 
   for (const file of V1_FILES) {
