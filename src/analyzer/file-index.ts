@@ -231,6 +231,7 @@ function isNewServer(expr: ts.Expression | undefined): boolean {
 }
 
 function noteVariable(index: FileIndex, decl: ts.VariableDeclaration): void {
+  noteDynamicImport(index, decl);
   if (ts.isIdentifier(decl.name)) {
     if (isNewServer(decl.initializer) || (decl.type && isServerType(decl.type))) index.serverNames.add(decl.name.text);
     if (decl.initializer) {
@@ -305,6 +306,31 @@ function isCandidateCallee(call: ts.CallExpression, index: FileIndex): boolean {
   }
   const last = ts.isPropertyAccessExpression(head) ? head.name.text : ts.isIdentifier(head) ? head.text : '';
   return LEGACY_NAMES.has(last) || (ts.isIdentifier(head) && (index.legacyAliases.has(last) || index.callResults.has(last)));
+}
+
+/**
+ * `const { alertsDomain } = await import('./alerts.js')`, `const tools = await import('./tools.js')`,
+ * `const { run } = require('./run')`: a module of the repository loaded on demand binds its exports like
+ * an import declaration does, so the callers of what it exports are found through it (a domain table
+ * loaded lazily by the tools/call handler). Relative specifiers only: a package loaded this way is not
+ * a file of the repository.
+ */
+function noteDynamicImport(index: FileIndex, decl: ts.VariableDeclaration): void {
+  if (!decl.initializer || !dynamicImportOf(decl.initializer)) return;
+  let init = unwrap(decl.initializer);
+  if (ts.isAwaitExpression(init)) init = unwrap(init.expression);
+  const spec = dynamicImportSpecifier(init as ts.CallExpression);
+  if (!spec || !spec.startsWith('.')) return;
+  if (ts.isIdentifier(decl.name)) {
+    if (!index.imports.has(decl.name.text)) index.imports.set(decl.name.text, { spec, imported: '*' });
+    return;
+  }
+  if (!ts.isObjectBindingPattern(decl.name)) return;
+  for (const el of decl.name.elements) {
+    const imported = propertyNameText(el.propertyName ?? el.name);
+    if (imported === undefined || el.dotDotDotToken || !ts.isIdentifier(el.name) || index.imports.has(el.name.text)) continue;
+    index.imports.set(el.name.text, { spec, imported });
+  }
 }
 
 /** `require(…)` or `await import(…)` (what a destructuring may take a module's exports from). */
