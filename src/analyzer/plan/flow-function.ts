@@ -403,6 +403,14 @@ class FunctionPlanner {
       this.out.blocking.push({ reason: 'timer-across-ask', detail: `\`${timer}\`` });
       return;
     }
+    // `void job()`: started and not waited for (fire and forget). The memo holds the whole `void`
+    // expression, so the thunk returns at once (the journal keeps `undefined`) and the round does not
+    // wait for the job, which runs once, on the round that reaches it, as the legacy code ran it
+    const discarded = voidAround(e);
+    if (discarded && !this.blocked.has(discarded)) {
+      this.memo(discarded);
+      return;
+    }
     if (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isTaggedTemplateExpression(e) || ts.isAwaitExpression(e)) {
       const carry = this.carry(e);
       const awaits = ts.isAwaitExpression(e) || containsAwait(e);
@@ -769,4 +777,10 @@ function moduleFunction(file: FileIndex, name: string): ts.FunctionLikeDeclarati
 /** A read of outer state whose narrowed type the port cannot write where it is read (outer-state.ts). */
 function unkeptNarrowing(read: ts.Expression): { reason: ReasonId; detail: string } {
   return { reason: 'narrowed-state', detail: `\`${read.getText().slice(0, 60)}\`` };
+}
+
+/** The `void` operator whose operand `e` is (through parentheses), if any: its value is thrown away. */
+function voidAround(e: ts.Expression): ts.VoidExpression | undefined {
+  const p = outerParent(e).parent;
+  return p && ts.isVoidExpression(p) ? p : undefined;
 }
