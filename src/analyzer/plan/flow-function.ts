@@ -20,6 +20,7 @@ import { projectedReads } from './projected-values.js';
 import { narrowedPaths, narrowedReads } from './narrowing.js';
 import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
 import { isWrite } from './references.js';
+import { leavesWithoutAsking } from './leaves.js';
 import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo } from './model.js';
 import { bindingNames, freshName, FunctionScope, type InitializerOracle, type Role } from './scope.js';
 
@@ -357,8 +358,15 @@ class FunctionPlanner {
     // a helper's later code runs before its caller's later asks, when there are any
     if (this.flow.helper && this.context.asksAfterReturn(this.flow.fn)) return true;
     const start = node.getStart();
-    if (start < this.lastAwaitEnd || start >= this.settledFrom) return true;
+    if (start >= this.settledFrom) return true;
+    if (this.leavesWithoutAsking(node)) return false;
+    if (start < this.lastAwaitEnd) return true;
     return this.loopsWithAsks.some((loop) => node.pos >= loop.pos && node.end <= loop.end);
+  }
+
+  /** In a `return` after which this function asks nothing more (leaves.ts): runs once, on the round that returns. */
+  private leavesWithoutAsking(node: ts.Node): boolean {
+    return leavesWithoutAsking(node, this.flow.fn, [...this.flow.askPoints.keys()]);
   }
 
   /** For the scope: will this initializer be memoized (so the name holds its journalled value)? */

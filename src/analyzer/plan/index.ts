@@ -21,6 +21,7 @@ import { FileEmitter } from './emit.js';
 import { siblingBatches } from './siblings.js';
 import { FlowFunction, isLoop, type FunctionEdits } from './flow-function.js';
 import { capabilityReadsOnPath } from './capabilities.js';
+import { leavesWithoutAsking } from './leaves.js';
 import type { FilePlan, PlanAsk } from './model.js';
 import { handlerRoutes, hopCalls, registrationOf, registrationReceiver, typeAccess, type HandlerRouteEnd, type RegistrationSeam } from './seams.js';
 import { REGISTRATION_METHODS } from '../../vocabulary.js';
@@ -499,9 +500,13 @@ function asksAfterReturn(flows: ReadonlyMap<ts.FunctionLikeDeclaration, FlowFunc
     return callers.some(({ c, p }) => {
       if (p.settled) return true;
       const points = [...c.askPoints.values()];
-      if (points.some((q) => q.node.getStart() >= p.awaitEnd)) return true;
-      if (points.some((q) => q !== p && loopAround(q.node, c.fn, p.node))) return true;
-      if (inLoopOf(p.node, c.fn)) return true;
+      // a call in a `return` after which the caller asks nothing (leaves.ts) is its last ask point,
+      // whatever asks follow in the text (another `case` of a switch) and whatever loop is around it
+      if (!leavesWithoutAsking(p.node, c.fn, points.map((q) => q.node))) {
+        if (points.some((q) => q.node.getStart() >= p.awaitEnd)) return true;
+        if (points.some((q) => q !== p && loopAround(q.node, c.fn, p.node))) return true;
+        if (inLoopOf(p.node, c.fn)) return true;
+      }
       return ask(c.fn);
     });
   };
