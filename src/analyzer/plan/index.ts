@@ -129,7 +129,7 @@ class PlanBuilder {
       }
       unitsOf.set(input, mine);
     }
-    for (const component of components([...units.values()], unitsOf)) this.planComponent(component);
+    for (const component of this.sharingFunctions(components([...units.values()], unitsOf))) this.planComponent(component);
     // the marker of every site a human must decide, with the reasons it has now
     for (const input of inputs) {
       // a site no request can reach keeps the analyzer's verdict (analyze() merges only auto/manual ones)
@@ -168,6 +168,37 @@ class PlanBuilder {
 
   private isRetiredRoots(input: PlanInput): boolean {
     return input.raw.kind === 'roots' && !this.rootsAsked;
+  }
+
+  /**
+   * Components whose paths cross a function of another (a wrapper every tool's body runs in,
+   * `wrapErrors(() => runX(…))`, reached by tools that ask different questions) are planned together:
+   * planned apart, each would edit that function on its own (two catch guards, two memos of one
+   * expression, whose edits overlap and leave the file unported).
+   */
+  private sharingFunctions(groups: Unit[][]): Unit[][] {
+    if (groups.length < 2) return groups;
+    const parent = groups.map((_, i) => i);
+    const find = (i: number): number => {
+      while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+      return i;
+    };
+    const owner = new Map<ts.FunctionLikeDeclaration, number>();
+    groups.forEach((units, i) => {
+      const flows = new Map<ts.FunctionLikeDeclaration, FlowFunction>();
+      for (const unit of units) for (const { route, input } of unit.routes) if (!this.isRetiredRoots(input)) this.walkRoute(route, input, flows);
+      for (const fn of flows.keys()) {
+        const j = owner.get(fn);
+        if (j === undefined) owner.set(fn, i);
+        else parent[find(i)] = find(j);
+      }
+    });
+    const merged = new Map<number, Unit[]>();
+    groups.forEach((units, i) => {
+      const root = find(i);
+      merged.set(root, [...(merged.get(root) ?? []), ...units]);
+    });
+    return [...merged.values()];
   }
 
   private planComponent(units: Unit[]): void {
