@@ -291,6 +291,18 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { notify: 42 },
   },
   {
+    name: 'restart-approved',
+    call: { kind: 'tool', name: 'restart_project', arguments: { project: 'shop' } },
+    scenarios: {
+      accept: 'Restarted a1,a2 in shop',
+      decline: 'Nothing restarted (decline)',
+      cancel: 'Nothing restarted (cancel)',
+      'invalid-then-valid': 'Restarted a1,a2 in shop',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
+  {
     name: 'close-ticket',
     call: { kind: 'tool', name: 'close_ticket', arguments: { id: 'T-7' } },
     scenarios: {

@@ -104,6 +104,8 @@ export interface PlanningContext {
   asksAfterReturn(fn: ts.FunctionLikeDeclaration): boolean;
   /** The calls into a helper on the path from the path functions that make them (planned before it). */
   callers?(fn: ts.FunctionLikeDeclaration): readonly { flow: FlowFunction; call: ts.Node }[];
+  /** A helper's parameters whose functions (written by its callers) are planned as callbacks: their calls run each round (index.ts enteredCallbacks). */
+  enteredParameters?(fn: ts.FunctionLikeDeclaration): ReadonlySet<string> | undefined;
   /**
    * Only `blocking` is read (analyze, check: the verdicts): the memos, guards, `!`s and
    * marks are not recorded. Everything that can refuse the function still runs (the walk for effects
@@ -116,6 +118,8 @@ export interface PlanningContext {
 
 class FunctionPlanner {
   private readonly blocked = new Set<ts.Node>();
+  /** Ancestors of the ask points and legacy sites only (what the catch and finally guards are for). */
+  private readonly asking = new Set<ts.Node>();
   private readonly loopsWithAsks: ts.Node[] = [];
   private lastAwaitEnd = -1;
   private settledFrom = Infinity;
@@ -151,6 +155,18 @@ class FunctionPlanner {
       for (let n: ts.Node | undefined = node.parent; n && n !== fn; n = n.parent) if (isLoop(n) && !this.loopsWithAsks.includes(n)) this.loopsWithAsks.push(n);
     }
     for (const node of legacy) if (node.pos >= fn.pos && node.end <= fn.end) markUp(node);
+    for (const n of this.blocked) this.asking.add(n);
+    // a call of a parameter whose functions are planned as callbacks runs each round (never memoized, nor
+    // anything around it), their own effects being memoized where they are written
+    const entered = context.enteredParameters?.(fn);
+    if (entered && entered.size > 0 && fn.body) {
+      const visit = (n: ts.Node): void => {
+        if (n !== fn && isFunctionLike(n)) return;
+        if (ts.isCallExpression(n) && ts.isIdentifier(unwrap(n.expression)) && entered.has((unwrap(n.expression) as ts.Identifier).text)) markUp(n);
+        ts.forEachChild(n, visit);
+      };
+      visit(fn.body);
+    }
 
     const typed = <T>(ask: (c: ts.TypeChecker) => T): T | undefined => {
       const c = checker();
@@ -621,9 +637,9 @@ class FunctionPlanner {
    */
   private finallyEffects(): void {
     const fn = this.flow.fn;
-    const trys = [...this.blocked].filter((n): n is ts.TryStatement => ts.isTryStatement(n) && enclosingFunction(n) === fn).sort((a, b) => a.pos - b.pos);
+    const trys = [...this.asking].filter((n): n is ts.TryStatement => ts.isTryStatement(n) && enclosingFunction(n) === fn).sort((a, b) => a.pos - b.pos);
     for (const t of trys) {
-      const asks = this.blocked.has(t.tryBlock) || (!!t.catchClause && this.blocked.has(t.catchClause.block));
+      const asks = this.asking.has(t.tryBlock) || (!!t.catchClause && this.asking.has(t.catchClause.block));
       if (asks && t.finallyBlock) this.hasEffect(t.finallyBlock);
     }
   }
@@ -639,8 +655,8 @@ class FunctionPlanner {
   }
 
   private guardTry(t: ts.TryStatement): void {
-    const asksInTry = this.blocked.has(t.tryBlock);
-    const asksInCatch = !!t.catchClause && this.blocked.has(t.catchClause.block);
+    const asksInTry = this.asking.has(t.tryBlock);
+    const asksInCatch = !!t.catchClause && this.asking.has(t.catchClause.block);
     if (asksInTry && t.catchClause) {
       const clause = t.catchClause;
       const decl = clause.variableDeclaration;

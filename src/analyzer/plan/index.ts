@@ -22,6 +22,7 @@ import { siblingBatches } from './siblings.js';
 import { FlowFunction, isLoop, type FunctionEdits } from './flow-function.js';
 import { capabilityReadsOnPath } from './capabilities.js';
 import { leavesWithoutAsking } from './leaves.js';
+import { isWrite } from './references.js';
 import type { FilePlan, PlanAsk } from './model.js';
 import { handlerRoutes, hopCalls, registrationOf, registrationReceiver, typeAccess, type HandlerRouteEnd, type RegistrationSeam } from './seams.js';
 import { REGISTRATION_METHODS } from '../../vocabulary.js';
@@ -429,13 +430,14 @@ class PlanBuilder {
         callers.set(point.enters, list);
       }
     }
+    const entered = enteredCallbacks(flows, callers);
     // callers before the helpers they call (a helper's parameters hold what they pass), and functions
     // around a callback before it (the callback's scope sees theirs)
     const hops = callDepths(flows, callers);
     const ordered = [...flows.values()].sort((a, b) => (hops.get(a) ?? 0) - (hops.get(b) ?? 0) || depth(a.fn) - depth(b.fn));
     for (const flow of ordered) {
       const legacy = new Set(flow.file.sites.map((s) => s.node).filter((n) => !replaced.has(n)));
-      out.set(flow, flow.edits({ legacy, replaced, kept, checker: () => this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn), asksAfterReturn: (fn) => asksAfter(fn), callers: (fn) => callers.get(fn) ?? [], verdictsOnly: !this.assemble }));
+      out.set(flow, flow.edits({ legacy, replaced, kept, checker: () => this.types.checker(flow.file), swallowing: (fn) => swallows.has(fn), asksAfterReturn: (fn) => asksAfter(fn), callers: (fn) => callers.get(fn) ?? [], enteredParameters: (fn) => entered.get(fn), verdictsOnly: !this.assemble }));
     }
     return out;
   }
@@ -663,6 +665,72 @@ function mappedOver(fn: ts.FunctionLikeDeclaration): ts.Expression | undefined {
 }
 
 /** How many helper calls from a handler each path function is (a callback counts as the function it is written in). */
+/**
+ * A helper on the path that calls a function it is handed before its ask (`const summary = await
+ * summarize()` in confirmDestructive(server, label, summarize)), where every caller on the path passes a
+ * function written on the spot, one of which assigns a variable of the function around it (`approved =
+ * await client.appsIn(project)`, read by the operation run after the answer). Memoized whole in the
+ * helper, the call would not run on a later round, and the variable would keep its old value there: the
+ * operation would run on `undefined`. Instead the functions passed are planned as callbacks on the path
+ * (their effects memoized, their assignments made again each round with the journalled values) and
+ * the helper's call of that parameter runs each round. The helper's parameters so entered, by helper.
+ */
+function enteredCallbacks(flows: Map<ts.FunctionLikeDeclaration, FlowFunction>, callers: Map<ts.FunctionLikeDeclaration, { flow: FlowFunction; call: ts.Node }[]>): Map<ts.FunctionLikeDeclaration, Set<string>> {
+  const out = new Map<ts.FunctionLikeDeclaration, Set<string>>();
+  for (const flow of [...flows.values()]) {
+    const calls = flow.helper ? (callers.get(flow.fn) ?? []) : [];
+    if (calls.length === 0) continue;
+    flow.fn.parameters.forEach((param, index) => {
+      if (!ts.isIdentifier(param.name) || param.dotDotDotToken || !callsName(flow.fn, param.name.text)) return;
+      const passed: { caller: FlowFunction; fn: ts.ArrowFunction | ts.FunctionExpression }[] = [];
+      for (const { flow: caller, call } of calls) {
+        const arg = ts.isCallExpression(call) && call.arguments[index] ? unwrap(call.arguments[index]) : undefined;
+        if (!arg || !(ts.isArrowFunction(arg) || ts.isFunctionExpression(arg))) return;
+        passed.push({ caller, fn: arg });
+      }
+      if (!passed.some((p) => assignsCaptured(p.fn))) return;
+      for (const { caller, fn } of passed) {
+        if (flows.has(fn)) continue;
+        const callback = new FlowFunction(fn, caller.file, caller);
+        callback.helper = true;
+        flows.set(fn, callback);
+      }
+      const names = out.get(flow.fn) ?? new Set<string>();
+      names.add(param.name.text);
+      out.set(flow.fn, names);
+    });
+  }
+  return out;
+}
+
+/** Does `fn` call `name(…)` itself (outside the functions written in it)? */
+function callsName(fn: ts.FunctionLikeDeclaration, name: string): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found || (n !== fn && isFunctionLike(n))) return;
+    if (ts.isCallExpression(n) && ts.isIdentifier(unwrap(n.expression)) && (unwrap(n.expression) as ts.Identifier).text === name) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  if (fn.body) visit(fn.body);
+  return found;
+}
+
+/** Does `fn` assign a variable it does not declare (one of the function around it)? */
+function assignsCaptured(fn: ts.FunctionLikeDeclaration): boolean {
+  const declared = new Set<string>();
+  const assigned: string[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isParameter(n) || ts.isVariableDeclaration(n) || ts.isBindingElement(n)) {
+      if (ts.isIdentifier(n.name)) declared.add(n.name.text);
+    } else if (ts.isIdentifier(n) && isWrite(n)) {
+      assigned.push(n.text);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(fn);
+  return assigned.some((name) => !declared.has(name));
+}
+
 function callDepths(flows: Map<ts.FunctionLikeDeclaration, FlowFunction>, callers: Map<ts.FunctionLikeDeclaration, { flow: FlowFunction }[]>): Map<FlowFunction, number> {
   const out = new Map<FlowFunction, number>();
   const of = (flow: FlowFunction, seen: Set<FlowFunction>): number => {
