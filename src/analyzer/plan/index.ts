@@ -682,13 +682,8 @@ function enteredCallbacks(flows: Map<ts.FunctionLikeDeclaration, FlowFunction>, 
     if (calls.length === 0) continue;
     flow.fn.parameters.forEach((param, index) => {
       if (!ts.isIdentifier(param.name) || param.dotDotDotToken || !callsName(flow.fn, param.name.text)) return;
-      const passed: { caller: FlowFunction; fn: ts.ArrowFunction | ts.FunctionExpression }[] = [];
-      for (const { flow: caller, call } of calls) {
-        const arg = ts.isCallExpression(call) && call.arguments[index] ? unwrap(call.arguments[index]) : undefined;
-        if (!arg || !(ts.isArrowFunction(arg) || ts.isFunctionExpression(arg))) return;
-        passed.push({ caller, fn: arg });
-      }
-      if (!passed.some((p) => assignsCaptured(p.fn))) return;
+      const passed = passedFunctions(calls, index, callers, new Set([flow.fn]));
+      if (!passed || !passed.some((p) => assignsCaptured(p.fn))) return;
       for (const { caller, fn } of passed) {
         if (flows.has(fn)) continue;
         const callback = new FlowFunction(fn, caller.file, caller);
@@ -699,6 +694,36 @@ function enteredCallbacks(flows: Map<ts.FunctionLikeDeclaration, FlowFunction>, 
       names.add(param.name.text);
       out.set(flow.fn, names);
     });
+  }
+  return out;
+}
+
+/**
+ * The functions written on the spot that the calls pass at `index`, through callers that hand on a
+ * parameter of their own (`guardDestructive(signal, label, summarize, op)` passing its `summarize` on):
+ * undefined when one of them passes anything else.
+ */
+function passedFunctions(
+  calls: readonly { flow: FlowFunction; call: ts.Node }[],
+  index: number,
+  callers: Map<ts.FunctionLikeDeclaration, { flow: FlowFunction; call: ts.Node }[]>,
+  seen: Set<ts.FunctionLikeDeclaration>,
+): { caller: FlowFunction; fn: ts.ArrowFunction | ts.FunctionExpression }[] | undefined {
+  const out: { caller: FlowFunction; fn: ts.ArrowFunction | ts.FunctionExpression }[] = [];
+  for (const { flow: caller, call } of calls) {
+    const arg = ts.isCallExpression(call) && call.arguments[index] && !call.arguments.some((a) => ts.isSpreadElement(a)) ? unwrap(call.arguments[index]) : undefined;
+    if (!arg) return undefined;
+    if (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg)) {
+      out.push({ caller, fn: arg });
+      continue;
+    }
+    // a parameter of the caller handed on: what the caller's own callers pass there
+    const j = ts.isIdentifier(arg) ? caller.fn.parameters.findIndex((p) => ts.isIdentifier(p.name) && p.name.text === arg.text && !p.dotDotDotToken) : -1;
+    const outer = j >= 0 && caller.helper && !seen.has(caller.fn) ? (callers.get(caller.fn) ?? []) : [];
+    if (outer.length === 0) return undefined;
+    const inner = passedFunctions(outer, j, callers, new Set([...seen, caller.fn]));
+    if (!inner) return undefined;
+    out.push(...inner);
   }
   return out;
 }
