@@ -327,6 +327,19 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { unit: 'K' },
   },
   {
+    name: 'report-snapshot',
+    call: { kind: 'tool', name: 'publish_report', arguments: { name: 'q4-sales' } },
+    scenarios: {
+      accept: 'Published q4-sales: 4096 bytes, text/csv, made 2026-12-03T09:30:00.000Z, etag <uuid-1>',
+      decline: 'q4-sales not published (decline)',
+      cancel: 'q4-sales not published (cancel)',
+      'invalid-then-valid': 'Published q4-sales: 4096 bytes, text/csv, made 2026-12-03T09:30:00.000Z, etag <uuid-1>',
+    },
+    valid: { publish: true },
+    invalid: { publish: 'yes' },
+    normalize: 'uuids',
+  },
+  {
     name: 'lock-release',
     call: { kind: 'tool', name: 'release_lock', arguments: { resource: 'deploy-queue' } },
     scenarios: {

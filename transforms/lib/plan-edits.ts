@@ -114,6 +114,23 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
     }
   }
 
+  // a read of data after the answer, taken right after the value is made: `const infoSize = await once(() => info.size);`
+  for (const n of plan.snapshots) {
+    if (!nodesAt(sf, n.indentFrom, n.at).some(ts.isVariableStatement)) mismatch(n.indentFrom, 'the statement that makes a value read after the answer');
+    if (!nodesAt(sf, n.read.start, n.read.end).some((x) => ts.isExpression(x))) mismatch(n.read.start, 'a read of data after the answer');
+    for (const u of n.uses) {
+      if (!nodesAt(sf, u.start, u.end).some((x) => ts.isExpression(x))) mismatch(u.start, 'a read of data after the answer');
+      edits.push({ start: u.start, end: u.end, text: n.name });
+    }
+    // after a comment that ends the statement's line, not between the statement and it
+    const lineEnd = src.lineEndIncludingEol(n.at);
+    const rest = src.slice(n.at, lineEnd);
+    const tail = /^[ \t]*(\/\/[^\r\n]*)?\r?\n?$/.exec(rest);
+    const at = tail ? n.at + (tail[0].length - (/\r?\n$/.exec(tail[0])?.[0].length ?? 0)) : n.at;
+    const statement = `const ${n.name} = await ${local('once')}(() => ${src.slice(n.read.start, n.read.end)})${style.semi || ';'}`;
+    edits.push({ start: at, end: at, text: `${style.eol}${src.indentAt(n.indentFrom)}${statement}`, order: CLOSE_OUTER + 10 });
+  }
+
   for (const g of plan.catchGuards) {
     const block = nodesStartingAt(sf, g.blockStart).find(ts.isBlock);
     const clause = block?.parent;

@@ -97,6 +97,10 @@ export class FileEmitter {
       this.used.add('once');
       if (m.restored) this.used.add('binding');
     }
+    for (const n of e.snapshots) {
+      this.plan_.snapshots.push({ at: this.at(n.at), indentFrom: this.at(n.indentFrom), name: n.name, read: this.span(n.read.start, n.read.end), uses: n.uses.map((u) => this.span(u.start, u.end)) });
+      this.used.add('once');
+    }
     for (const g of e.catchGuards) {
       this.plan_.catchGuards.push({
         ...g,

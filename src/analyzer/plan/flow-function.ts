@@ -16,12 +16,12 @@ import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './car
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
 import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
 import { aliasedStateRead, collectionKind } from './aliased-state.js';
-import { projectedReads } from './projected-values.js';
+import { projectedReads, type SnapshotRead } from './projected-values.js';
 import { narrowedPaths, narrowedReads } from './narrowing.js';
 import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
 import { isWrite } from './references.js';
 import { leavesWithoutAsking } from './leaves.js';
-import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo } from './model.js';
+import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, PlanSnapshot } from './model.js';
 import { bindingNames, freshName, FunctionScope, type InitializerOracle, type Role } from './scope.js';
 
 export interface AskPoint {
@@ -42,6 +42,8 @@ export interface Recomputed {
 
 export interface FunctionEdits {
   memos: PlanMemo[];
+  /** Reads of data after the answer of a value the journal cannot carry, taken right after it is made (projected-values.ts). */
+  snapshots: PlanSnapshot[];
   catchGuards: PlanCatchGuard[];
   finallyGuards: PlanFinallyGuard[];
   asyncAt?: number;
@@ -129,8 +131,11 @@ class FunctionPlanner {
   private readonly aliased = new Map<ts.Node, boolean>();
   /** Reads of a value the journal cannot carry, memoized so that a later round never uses it (projected-values.ts). */
   private readonly projected = new Set<ts.Node>();
+  /** Uses after the answer that now read a snapshot (projected-values.ts): left alone by the walk. */
+  private readonly snapshotted = new Set<ts.Node>();
+  private readonly snapshotNames: string[] = [];
   private readonly outerState: OuterStateReads;
-  private readonly out: FunctionEdits = { memos: [], catchGuards: [], finallyGuards: [], nonNullReads: [], castReads: [], recomputed: [], blocking: [] };
+  private readonly out: FunctionEdits = { memos: [], snapshots: [], catchGuards: [], finallyGuards: [], nonNullReads: [], castReads: [], recomputed: [], blocking: [] };
   private readonly outerStateMemos: ts.Expression[] = [];
   /** Effects memoized (`out.memos` holds them unless only verdicts are asked for). */
   private memoCount = 0;
@@ -262,7 +267,7 @@ class FunctionPlanner {
   private visit(node: ts.Node): void {
     if (isFunctionLike(node) || ts.isClassLike(node) || ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
     if (this.runsOnlyAfterEveryAsk(node)) return;
-    if (this.context.replaced.has(node)) return;
+    if (this.context.replaced.has(node) || this.snapshotted.has(node)) return;
     if (this.context.kept.has(node)) {
       // the receiver and the request options go; only the kept argument runs before the ask
       const kept = this.context.kept.get(node);
@@ -459,6 +464,7 @@ class FunctionPlanner {
         if (projection && 'reads' in projection) {
           for (const read of projection.reads) this.projected.add(read);
           this.memo(e);
+          for (const snapshot of projection.snapshots) this.snapshot(snapshot);
           return;
         }
         const why = projection ? ` (${projection.why})` : '';
@@ -467,6 +473,22 @@ class FunctionPlanner {
       }
     }
     this.memo(e);
+  }
+
+  /** A read of data after the answer, taken right after the value is made: `const infoSize = await once(() => info.size);`. */
+  private snapshot(s: SnapshotRead): void {
+    for (const use of s.uses) this.snapshotted.add(use);
+    this.memoCount++;
+    if (this.context.verdictsOnly) return;
+    const name = freshName(this.flow.fn, snapshotName(s.read), this.snapshotNames);
+    this.snapshotNames.push(name);
+    this.out.snapshots.push({
+      at: s.after.end,
+      indentFrom: s.after.getStart(),
+      name,
+      read: { start: s.read.getStart(), end: s.read.end },
+      uses: s.uses.map((u) => ({ start: u.getStart(), end: u.end })),
+    });
   }
 
   /** `e` is memoized: its memo, or (verdicts only) what a verdict can depend on of it. */
@@ -763,6 +785,19 @@ function needsParens(e: ts.Expression): boolean {
   if (ts.isTaggedTemplateExpression(p)) return p.tag === e;
   if (ts.isBinaryExpression(p)) return p.operatorToken.kind === ts.SyntaxKind.AsteriskAsteriskToken && p.left === e;
   return false;
+}
+
+/** A name for a snapshot, from the words of its read: `info.mtime` → `infoMtime`, `res.headers.get('x-total')` → `resHeadersGetXTotal`. */
+function snapshotName(read: ts.Expression): string {
+  const words: string[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) words.push(n.text.replace(/^#/, ''));
+    else if (ts.isStringLiteralLike(n) || ts.isNumericLiteral(n)) words.push(...n.text.split(/[^A-Za-z0-9]+/).filter(Boolean));
+    else ts.forEachChild(n, visit);
+  };
+  visit(read);
+  const name = words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('').replace(/[^\w$]/g, '').slice(0, 40);
+  return /^[A-Za-z_$]/.test(name) ? name : `snapshot${name}`;
 }
 
 /** The names a declaration binds when `e` is its initializer. */

@@ -80,6 +80,22 @@ export interface PlanMemo extends Span {
   restored?: string[];
 }
 
+/**
+ * A read of data after the answer of a value the journal cannot carry (projected-values.ts), taken right
+ * after the statement that makes the value: `const <name> = await once(() => <read>);` is inserted at
+ * `at`, on a line of its own indented like `indentFrom`, and each use becomes `<name>`.
+ */
+export interface PlanSnapshot {
+  /** The end of the statement that makes the value. */
+  at: number;
+  /** The start of that statement (its indentation is the snapshot's). */
+  indentFrom: number;
+  name: string;
+  /** The read whose text is the thunk. */
+  read: Span;
+  uses: Span[];
+}
+
 /** `catch (e) {` gets `if (isSuspension(e)) throw e;` first. */
 export interface PlanCatchGuard {
   /** Offset of the catch block's `{`. */
@@ -138,6 +154,8 @@ export interface FilePlan {
   asks: PlanAsk[];
   batches: PlanBatch[];
   memos: PlanMemo[];
+  /** Reads of data after the answer, taken before the ask (projected-values.ts). */
+  snapshots: PlanSnapshot[];
   catchGuards: PlanCatchGuard[];
   finallyGuards: PlanFinallyGuard[];
   capabilityReads: PlanCapabilityRead[];
@@ -158,7 +176,7 @@ export interface FilePlan {
 }
 
 export function emptyPlan(file: string): FilePlan {
-  return { file, wraps: [], asks: [], batches: [], memos: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], nonNullReads: [], castReads: [], unread: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
+  return { file, wraps: [], asks: [], batches: [], memos: [], snapshots: [], catchGuards: [], finallyGuards: [], capabilityReads: [], asyncInserts: [], nonNullReads: [], castReads: [], unread: [], retiredRoots: [], markers: [], notes: [], runtimeImports: [] };
 }
 
 /** Does the plan change any code (markers alone do not need the runtime)? */
@@ -169,6 +187,7 @@ export function planEdits(plan: FilePlan | undefined): number {
     plan.asks.length +
     plan.batches.length +
     plan.memos.length +
+    plan.snapshots.length +
     plan.catchGuards.length +
     plan.finallyGuards.length +
     plan.capabilityReads.length +
