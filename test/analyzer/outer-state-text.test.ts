@@ -31,6 +31,12 @@ describe('rootsAssignedByText', () => {
     ['for ([key, value] of entries) {}', ['key', 'value']],
     ['for (k in table) {}', ['k']],
     ['(slot as string) = next;', ['slot']],
+    ['audit.push(line);', ['audit']],
+    ['state.cache.set(k, v);', ['state']],
+    ['seen?.add(id);', ['seen']],
+    ['this.queue.splice(0, 1);', ['this']],
+    ['due.setHours(0);', ['due']],
+    ['class L { n = 0; record(x: string): void { this.n += x.length; } }\nledger.record(line);', ['ledger']],
   ])('%s writes %j', (text, expected) => {
     const r = roots(text);
     expect(r.all).toBe(false);
@@ -44,6 +50,8 @@ describe('rootsAssignedByText', () => {
     'for (const current of queue) handle(current);',
     'for (let i = 0; i < n; i++) {}',
     'if (a === b || c !== d || e <= f || g >= h) run(() => a);',
+    'a.map(f); b.includes(x); c.get(k); d.has(k); e.getHours();',
+    'class B { describe(): string { return this.f; } }\ng.describe();',
   ])('%s writes no outer root of its own', (text) => {
     const r = roots(text);
     expect(r.all).toBe(false);

@@ -340,6 +340,19 @@ export const FIXTURES: readonly E2eFixture[] = [
     normalize: 'uuids',
   },
   {
+    name: 'queue-ticket',
+    call: { kind: 'tool', name: 'queue_job', arguments: { job: 'reindex' } },
+    scenarios: {
+      accept: 'Ran reindex with ticket <uuid-1>',
+      decline: 'reindex not run (decline)',
+      cancel: 'reindex not run (cancel)',
+      'invalid-then-valid': 'Ran reindex with ticket <uuid-1>',
+    },
+    valid: { run: true },
+    invalid: { run: 'yes' },
+    normalize: 'uuids',
+  },
+  {
     name: 'lock-release',
     call: { kind: 'tool', name: 'release_lock', arguments: { resource: 'deploy-queue' } },
     scenarios: {

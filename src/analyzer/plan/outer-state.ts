@@ -29,6 +29,8 @@ interface Path {
 interface WrittenPath extends Path {
   /** The write's target (to resolve its root's binding). */
   target: ts.Expression;
+  /** A call that may change its receiver in place (`audit.push(x)`): a write only when the checker says the method does (mutatesReceiver). */
+  call?: ts.CallExpression;
 }
 
 const INDEX = '[]';
@@ -177,7 +179,7 @@ export class OuterStateReads {
     const writes = (writtenPaths(sf).get(rootKey(path.root)) ?? []).filter((w) => overlaps(w.segments, path.segments));
     if (writes.length === 0) return undefined; // the cheap answer for nearly every read: nothing writes it
     const c = this.context.checker();
-    if (!c || !writes.some((w) => sameRoot(w, path, c))) return undefined;
+    if (!c || !writes.some((w) => sameRoot(w, path, c) && (!w.call || mutatesReceiver(w.call, c)))) return undefined;
     const owner = ts.isIdentifier(path.root) ? c.getSymbolAtLocation(path.root) : thisClass(path.root);
     return owner ? { owner, segments: path.segments } : undefined;
   }
@@ -421,6 +423,13 @@ export function rootsAssignedByText(sf: ts.SourceFile): RootsByText {
       if (after) known.names.add(after[1]);
     }
   }
+  // a call of a method that may change its receiver in place (`audit.push(x)`, `cache.set(k, v)`,
+  // `seen.add(id)`, `list.splice(i, 1)`, `when.setHours(0)`): the receiver's root; and, in a file that
+  // writes `this.x`, a call of a method its classes declare (`ledger.record(line)`); the checker decides
+  for (const re of known.all ? [] : mutatingCallPatterns(text, known)) {
+    for (const m of text.matchAll(re)) if (!rootsBefore(text, m.index, known)) break;
+    if (known.all) break;
+  }
   // `indexOf` and a sticky match at each `for` cost less than a global search for the head
   for (let at = known.all ? -1 : text.indexOf('for'); at >= 0; at = text.indexOf('for', at + 3)) {
     if (at > 0 && IDENTIFIER_CHAR.test(text[at - 1])) continue;
@@ -433,6 +442,28 @@ export function rootsAssignedByText(sf: ts.SourceFile): RootsByText {
   }
   assignedByText.set(sf, known);
   return known;
+}
+
+/**
+ * The built-in methods that change their receiver in place: of arrays, maps and sets those their
+ * read-only views lack, and the setters of `Date` (mutatesReceiver asks the checker which one a call is).
+ */
+const MUTATING_METHOD = /^(?:push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin|set|add|delete|clear|set[A-Z][\w$]*)$/;
+const MUTATING_CALL = /\??\.\s*(?:push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin|set|add|delete|clear|set[A-Z][\w$]*)\s*\(/g;
+// a method's declaration at the start of a line or after `{`, `;`, `}` (`record(line: string): void {`, `async save() {`, `bump = () => {`)
+const METHOD_DECLARATION = /(?:^|[{;}])[ \t]*(?:(?:public|private|protected|static|async|override|readonly)\s+)*(#?[A-Za-z_$][\w$]*)\s*(?:<[^>\n]*>)?\s*(?:\([^)]*\)\s*(?::[^{;\n]*)?\{|=\s*(?:async\s*)?\([^)]*\)\s*(?::[^=;\n]*)?=>)/gm;
+const NOT_METHODS = new Set(['if', 'for', 'while', 'switch', 'catch', 'function', 'with', 'return', 'else', 'do', 'try', 'constructor', 'get', 'set']);
+
+/** The patterns of calls that may change their receiver: the built-ins', and (a file that writes `this.x`) its classes' methods. */
+function mutatingCallPatterns(text: string, known: RootsByText): RegExp[] {
+  const out = [MUTATING_CALL];
+  if (!known.names.has('this')) return out;
+  const methods = new Set<string>();
+  for (const m of text.matchAll(METHOD_DECLARATION)) if (!NOT_METHODS.has(m[1]) && !MUTATING_METHOD.test(m[1])) methods.add(m[1].replace(/^#/, ''));
+  if (methods.size === 0) return out;
+  const names = [...methods].map((n) => n.replace(/\$/g, '\\$')).join('|');
+  out.push(new RegExp(`\\??\\.\\s*#?(?:${names})\\s*\\(`, 'g'));
+  return out;
 }
 
 function addNames(pattern: string, into: RootsByText): void {
@@ -527,6 +558,22 @@ function writtenPaths(sf: ts.SourceFile): Map<string, WrittenPath[]> {
     list.push({ ...path, target });
     out.set(key, list);
   };
+  // a call that may change its receiver in place writes into it (`audit.push(x)`: `audit[…]`)
+  const methods = classMethodsWritingThis(sf);
+  const addCall = (call: ts.CallExpression): void => {
+    const callee = unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee)) return;
+    const name = callee.name.text;
+    if (!MUTATING_METHOD.test(name) && !methods.has(name)) return;
+    const path = pathOf(callee.expression);
+    if (!path) return;
+    const fn = enclosingFunction(call);
+    if (!fn || (ts.isConstructorDeclaration(fn) && !ts.isIdentifier(path.root))) return;
+    const key = rootKey(path.root);
+    const list = out.get(key) ?? [];
+    list.push({ root: path.root, segments: [...path.segments, INDEX], target: callee.expression, call });
+    out.set(key, list);
+  };
   const visit = (n: ts.Node): void => {
     if (isAssignment(n)) {
       for (const t of assignedTargets(n.left)) add(t);
@@ -534,6 +581,8 @@ function writtenPaths(sf: ts.SourceFile): Map<string, WrittenPath[]> {
       add(n.operand);
     } else if (ts.isDeleteExpression(n)) {
       add(n.expression);
+    } else if (ts.isCallExpression(n)) {
+      addCall(n);
     } else if ((ts.isForOfStatement(n) || ts.isForInStatement(n)) && !ts.isVariableDeclarationList(n.initializer)) {
       for (const t of assignedTargets(n.initializer)) add(t);
     }
@@ -543,6 +592,80 @@ function writtenPaths(sf: ts.SourceFile): Map<string, WrittenPath[]> {
   writtenByFile.set(sf, out);
   return out;
 }
+
+const methodsByFile = new WeakMap<ts.SourceFile, Set<string>>();
+
+/** The names of the methods the file's classes declare whose bodies write `this.x` (`record(l) { this.total += l.length; }`). */
+function classMethodsWritingThis(sf: ts.SourceFile): Set<string> {
+  let known = methodsByFile.get(sf);
+  if (known) return known;
+  known = new Set();
+  const visit = (n: ts.Node): void => {
+    if (ts.isClassLike(n)) {
+      for (const m of n.members) {
+        const fn = ts.isMethodDeclaration(m) ? m : ts.isPropertyDeclaration(m) && m.initializer && isFunctionLike(unwrap(m.initializer)) ? (unwrap(m.initializer) as ts.FunctionLikeDeclaration) : undefined;
+        const name = m.name && (ts.isIdentifier(m.name) || ts.isPrivateIdentifier(m.name)) ? m.name.text.replace(/^#/, '') : undefined;
+        if (fn && name && writesThis(fn)) known!.add(name);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  methodsByFile.set(sf, known);
+  return known;
+}
+
+/**
+ * Does the method's body write its instance: an assignment, `++`/`--` or `delete` of `this.x`, or a call
+ * of a built-in that changes `this.x` in place (`this.entries.push(line)`)? Arrow functions inside see the same `this`.
+ */
+function writesThis(fn: ts.FunctionLikeDeclaration): boolean {
+  const rootedAtThis = (e: ts.Expression): boolean => {
+    const path = pathOf(e);
+    return !!path && !ts.isIdentifier(path.root) && (path.segments.length > 0 || e.kind !== ts.SyntaxKind.ThisKeyword);
+  };
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found || ((ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isClassLike(n)) && n !== fn)) return;
+    if (isAssignment(n)) found = assignedTargets(n.left).some(rootedAtThis);
+    else if (isIncrement(n)) found = rootedAtThis(n.operand);
+    else if (ts.isDeleteExpression(n)) found = rootedAtThis(n.expression);
+    else if (ts.isCallExpression(n)) {
+      const callee = unwrap(n.expression);
+      found = ts.isPropertyAccessExpression(callee) && MUTATING_METHOD.test(callee.name.text) && rootedAtThis(callee.expression) && unwrap(callee.expression).kind !== ts.SyntaxKind.ThisKeyword;
+    }
+    if (!found) ts.forEachChild(n, visit);
+  };
+  if (fn.body) visit(fn.body);
+  return found;
+}
+
+/**
+ * Does the call change its receiver in place (the checker's answer)? A method whose body the project shows:
+ * when it writes `this.x`. A declared built-in: a method of an array, a map or a set that its read-only view
+ * (`ReadonlyArray`, `ReadonlyMap`, `ReadonlySet`) lacks, a setter of `Date`, `set`/`add`/`delete` of a
+ * `WeakMap`/`WeakSet`.
+ */
+function mutatesReceiver(call: ts.CallExpression, checker: ts.TypeChecker): boolean {
+  const callee = unwrap(call.expression);
+  if (!ts.isPropertyAccessExpression(callee)) return false;
+  const decl = checker.getResolvedSignature(call)?.declaration;
+  if (!decl || ts.isJSDocSignature(decl)) return false;
+  if (isFunctionLike(decl) && decl.body) return writesThis(decl);
+  const owner = decl.parent;
+  if (!owner || !(ts.isInterfaceDeclaration(owner) || ts.isClassDeclaration(owner)) || !owner.name || !decl.getSourceFile().isDeclarationFile) return false;
+  const method = callee.name.text;
+  const view = READONLY_VIEWS[owner.name.text];
+  if (view) {
+    const symbol = checker.resolveName(view, undefined, ts.SymbolFlags.Type, false);
+    return !!symbol && !checker.getPropertyOfType(checker.getDeclaredTypeOfSymbol(symbol), method);
+  }
+  if (owner.name.text === 'Date') return /^set[A-Z]/.test(method);
+  if (owner.name.text === 'WeakMap' || owner.name.text === 'WeakSet') return method === 'set' || method === 'add' || method === 'delete';
+  return false;
+}
+
+const READONLY_VIEWS: Record<string, string> = { Array: 'ReadonlyArray', Map: 'ReadonlyMap', Set: 'ReadonlySet' };
 
 /** The targets of an assignment's left side (`[a, this.b] = …`, `({ x: s.y } = …)` hold several). */
 function assignedTargets(left: ts.Expression): ts.Expression[] {
