@@ -353,6 +353,19 @@ export const FIXTURES: readonly E2eFixture[] = [
     normalize: 'uuids',
   },
   {
+    name: 'badge-helper',
+    call: { kind: 'tool', name: 'issue_badge', arguments: { holder: 'Ada' } },
+    scenarios: {
+      accept: 'Activated: Ada holds badge <uuid-1>',
+      decline: 'Not activated (decline)',
+      cancel: 'Not activated (cancel)',
+      'invalid-then-valid': 'Activated: Ada holds badge <uuid-1>',
+    },
+    valid: { activate: true },
+    invalid: { activate: 'yes' },
+    normalize: 'uuids',
+  },
+  {
     name: 'lock-release',
     call: { kind: 'tool', name: 'release_lock', arguments: { resource: 'deploy-queue' } },
     scenarios: {

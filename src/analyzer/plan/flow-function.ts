@@ -329,7 +329,7 @@ class FunctionPlanner {
   /** An effect here that can run before an ask point of this function. */
   private isCandidate(node: ts.Node): boolean {
     if (this.projected.has(node)) return this.canRunBeforeAnAsk(node);
-    if (!isEffect(node, this.scope, this.judge)) return !!this.outerRead(node);
+    if (!isEffect(node, this.scope, this.judge)) return !!this.outerRead(node) || this.callReadsWrittenState(node);
     // `token = E` on outer state: E is memoized, and the write made again each round with its journalled
     // value, so whichever replica runs a later round holds what this call wrote (a write that adds to the
     // old value, `n++`, `n += k`, `c ??= E`, is memoized whole: made again, it would count twice)
@@ -373,6 +373,22 @@ class FunctionPlanner {
     if (node.pos < this.lastAwaitEnd || node.end >= this.settledFrom) return false;
     if (this.flow.helper && this.context.asksAfterReturn(this.flow.fn)) return false;
     return !this.loopsWithAsks.some((loop) => node.pos < loop.end && node.end > loop.pos);
+  }
+
+  /**
+   * A call of a function of the file whose body has no effect but reads outer state the file writes
+   * (`label()` returning `${config.name}#${calls}`): re-run each round, its result could differ on the
+   * retry (another replica, or a write between rounds), so it is memoized like a read of that state.
+   */
+  private callReadsWrittenState(node: ts.Node): boolean {
+    if (!ts.isCallExpression(node) || !isTypeScript(this.flow.file) || !this.canRunBeforeAnAsk(node)) return false;
+    const callee = unwrap(node.expression);
+    if (!ts.isIdentifier(callee)) return false;
+    const local = this.scope.localFunction(callee.text);
+    const fn = local ?? (this.scope.isLocal(callee.text) || this.judge.imported.has(callee.text) ? undefined : this.judge.moduleFunction(callee.text));
+    if (!fn) return false;
+    // a type guard runs again each round (memoized, it would no longer narrow)
+    return readsWrittenState(fn, local ? (name) => this.scope.isLocal(name) : () => false, this.judge, () => this.context.checker(), new Set()) && !this.isNarrowingCall(node);
   }
 
   private canRunBeforeAnAsk(node: ts.Node): boolean {
@@ -785,6 +801,45 @@ function needsParens(e: ts.Expression): boolean {
   if (ts.isTaggedTemplateExpression(p)) return p.tag === e;
   if (ts.isBinaryExpression(p)) return p.operatorToken.kind === ts.SyntaxKind.AsteriskAsteriskToken && p.left === e;
   return false;
+}
+
+/**
+ * Does the function's body (not the closures in it) read outer state the file writes (outer-state.ts), itself
+ * or through a function of the file it calls (three deep)? `outerLocal`: names local to the function around it.
+ */
+function readsWrittenState(fn: ts.FunctionLikeDeclaration, outerLocal: (name: string) => boolean, judge: EffectJudge, checker: () => ts.TypeChecker | undefined, seen: Set<ts.Node>): boolean {
+  if (!fn.body || seen.has(fn) || seen.size >= 3) return false;
+  seen.add(fn);
+  const own = new Set<string>();
+  const declare = (n: ts.Node): void => {
+    if ((ts.isParameter(n) || ts.isVariableDeclaration(n) || ts.isBindingElement(n) || ts.isFunctionDeclaration(n)) && n.name) for (const name of bindingNames(n.name as ts.BindingName)) own.add(name);
+    ts.forEachChild(n, declare);
+  };
+  declare(fn);
+  const isLocal = (name: string): boolean => own.has(name) || outerLocal(name);
+  const reads = new OuterStateReads({ fn, isLocal, imported: judge.imported, checker, typed: true });
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found || (isFunctionLike(n) && n !== fn) || ts.isTypeNode(n)) return;
+    if (ts.isIdentifier(n) || ts.isPropertyAccessExpression(n) || ts.isElementAccessExpression(n)) {
+      const whole = wholeChainOf(n);
+      if (whole === n && reads.mayBeWritten(whole) && reads.read(whole)) {
+        found = true;
+        return;
+      }
+    }
+    if (ts.isCallExpression(n)) {
+      const callee = unwrap(n.expression);
+      const next = ts.isIdentifier(callee) && !isLocal(callee.text) && !judge.imported.has(callee.text) ? judge.moduleFunction(callee.text) : undefined;
+      if (next && readsWrittenState(next, () => false, judge, checker, seen)) {
+        found = true;
+        return;
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(fn.body);
+  return found;
 }
 
 /** A name for a snapshot, from the words of its read: `info.mtime` → `infoMtime`, `res.headers.get('x-total')` → `resHeadersGetXTotal`. */
