@@ -134,6 +134,8 @@ class FunctionPlanner {
   /** Uses after the answer that now read a snapshot (projected-values.ts): left alone by the walk. */
   private readonly snapshotted = new Set<ts.Node>();
   private readonly snapshotNames: string[] = [];
+  /** Functions of the file called before an ask: does each read outer state the file writes (callReadsWrittenState)? */
+  private readonly stateReaders = new Map<ts.FunctionLikeDeclaration, boolean>();
   private readonly outerState: OuterStateReads;
   private readonly out: FunctionEdits = { memos: [], snapshots: [], catchGuards: [], finallyGuards: [], nonNullReads: [], castReads: [], recomputed: [], blocking: [] };
   private readonly outerStateMemos: ts.Expression[] = [];
@@ -387,8 +389,13 @@ class FunctionPlanner {
     const local = this.scope.localFunction(callee.text);
     const fn = local ?? (this.scope.isLocal(callee.text) || this.judge.imported.has(callee.text) ? undefined : this.judge.moduleFunction(callee.text));
     if (!fn) return false;
+    let reads = this.stateReaders.get(fn);
+    if (reads === undefined) {
+      reads = readsWrittenState(fn, local ? (name) => this.scope.isLocal(name) : () => false, this.judge, () => this.context.checker(), new Set());
+      this.stateReaders.set(fn, reads);
+    }
     // a type guard runs again each round (memoized, it would no longer narrow)
-    return readsWrittenState(fn, local ? (name) => this.scope.isLocal(name) : () => false, this.judge, () => this.context.checker(), new Set()) && !this.isNarrowingCall(node);
+    return reads && !this.isNarrowingCall(node);
   }
 
   private canRunBeforeAnAsk(node: ts.Node): boolean {

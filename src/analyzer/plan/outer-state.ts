@@ -448,8 +448,9 @@ export function rootsAssignedByText(sf: ts.SourceFile): RootsByText {
  * The built-in methods that change their receiver in place: of arrays, maps and sets those their
  * read-only views lack, and the setters of `Date` (mutatesReceiver asks the checker which one a call is).
  */
-const MUTATING_METHOD = /^(?:push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin|set|add|delete|clear|set[A-Z][\w$]*)$/;
-const MUTATING_CALL = /\??\.\s*(?:push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin|set|add|delete|clear|set[A-Z][\w$]*)\s*\(/g;
+const MUTATING_NAMES = 'push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin|set|add|delete|clear|set(?:UTC)?(?:FullYear|Month|Date|Hours|Minutes|Seconds|Milliseconds)|setTime|setYear';
+const MUTATING_METHOD = new RegExp(`^(?:${MUTATING_NAMES})$`);
+const MUTATING_CALL = new RegExp(`\\??\\.\\s*(?:${MUTATING_NAMES})\\s*\\(`, 'g');
 // a method's declaration at the start of a line or after `{`, `;`, `}` (`record(line: string): void {`, `async save() {`, `bump = () => {`)
 const METHOD_DECLARATION = /(?:^|[{;}])[ \t]*(?:(?:public|private|protected|static|async|override|readonly)\s+)*(#?[A-Za-z_$][\w$]*)\s*(?:<[^>\n]*>)?\s*(?:\([^)]*\)\s*(?::[^{;\n]*)?\{|=\s*(?:async\s*)?\([^)]*\)\s*(?::[^=;\n]*)?=>)/gm;
 const NOT_METHODS = new Set(['if', 'for', 'while', 'switch', 'catch', 'function', 'with', 'return', 'else', 'do', 'try', 'constructor', 'get', 'set']);
@@ -660,7 +661,7 @@ function mutatesReceiver(call: ts.CallExpression, checker: ts.TypeChecker): bool
     const symbol = checker.resolveName(view, undefined, ts.SymbolFlags.Type, false);
     return !!symbol && !checker.getPropertyOfType(checker.getDeclaredTypeOfSymbol(symbol), method);
   }
-  if (owner.name.text === 'Date') return /^set[A-Z]/.test(method);
+  if (owner.name.text === 'Date') return MUTATING_METHOD.test(method);
   if (owner.name.text === 'WeakMap' || owner.name.text === 'WeakSet') return method === 'set' || method === 'add' || method === 'delete';
   return false;
 }
