@@ -18,7 +18,7 @@ import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
 import { aliasedStateRead, collectionKind } from './aliased-state.js';
 import { projectedReads, type SnapshotRead } from './projected-values.js';
 import { narrowedPaths, narrowedReads } from './narrowing.js';
-import { OuterStateReads, wholeChainOf, type OuterStateRead } from './outer-state.js';
+import { OuterStateReads, rootsAssignedByText, wholeChainOf, type OuterStateRead } from './outer-state.js';
 import { isWrite } from './references.js';
 import { leavesWithoutAsking } from './leaves.js';
 import type { PlanCatchGuard, PlanFinallyGuard, PlanMemo, PlanSnapshot } from './model.js';
@@ -331,7 +331,7 @@ class FunctionPlanner {
   /** An effect here that can run before an ask point of this function. */
   private isCandidate(node: ts.Node): boolean {
     if (this.projected.has(node)) return this.canRunBeforeAnAsk(node);
-    if (!isEffect(node, this.scope, this.judge)) return !!this.outerRead(node) || this.callReadsWrittenState(node);
+    if (!isEffect(node, this.scope, this.judge)) return !!this.outerRead(node) || (ts.isCallExpression(node) && this.callReadsWrittenState(node));
     // `token = E` on outer state: E is memoized, and the write made again each round with its journalled
     // value, so whichever replica runs a later round holds what this call wrote (a write that adds to the
     // old value, `n++`, `n += k`, `c ??= E`, is memoized whole: made again, it would count twice)
@@ -382,17 +382,21 @@ class FunctionPlanner {
    * (`label()` returning `${config.name}#${calls}`): re-run each round, its result could differ on the
    * retry (another replica, or a write between rounds), so it is memoized like a read of that state.
    */
-  private callReadsWrittenState(node: ts.Node): boolean {
-    if (!ts.isCallExpression(node) || !isTypeScript(this.flow.file) || !this.canRunBeforeAnAsk(node)) return false;
+  private callReadsWrittenState(node: ts.CallExpression): boolean {
     const callee = unwrap(node.expression);
-    if (!ts.isIdentifier(callee)) return false;
+    if (!ts.isIdentifier(callee) || !isTypeScript(this.flow.file)) return false;
+    // a file whose text writes nothing outside declarations has no such state (the cheap answer, asked first)
+    const written = rootsAssignedByText(this.flow.fn.getSourceFile());
+    if ((!written.all && written.names.size === 0) || !this.canRunBeforeAnAsk(node)) return false;
     const local = this.scope.localFunction(callee.text);
     const fn = local ?? (this.scope.isLocal(callee.text) || this.judge.imported.has(callee.text) ? undefined : this.judge.moduleFunction(callee.text));
     if (!fn) return false;
-    let reads = this.stateReaders.get(fn);
+    // a module function's answer is the same from every caller: kept with it
+    const known: Pick<WeakMap<ts.FunctionLikeDeclaration, boolean>, 'get' | 'set'> = local ? this.stateReaders : moduleStateReaders;
+    let reads = known.get(fn);
     if (reads === undefined) {
       reads = readsWrittenState(fn, local ? (name) => this.scope.isLocal(name) : () => false, this.judge, () => this.context.checker(), new Set());
-      this.stateReaders.set(fn, reads);
+      known.set(fn, reads);
     }
     // a type guard runs again each round (memoized, it would no longer narrow)
     return reads && !this.isNarrowingCall(node);
@@ -809,6 +813,8 @@ function needsParens(e: ts.Expression): boolean {
   if (ts.isBinaryExpression(p)) return p.operatorToken.kind === ts.SyntaxKind.AsteriskAsteriskToken && p.left === e;
   return false;
 }
+
+const moduleStateReaders = new WeakMap<ts.FunctionLikeDeclaration, boolean>();
 
 /**
  * Does the function's body (not the closures in it) read outer state the file writes (outer-state.ts), itself
