@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ts from '../../src/typescript.cjs';
 import { findMarkers } from '../../src/port/markers.js';
+import { expectSameAsLegacy } from './same-as-legacy.js';
 import { MARKERS } from '../../src/vocabulary.js';
-import { MCP_ALLOWED_ROOTS, comparable, perform, scriptFor, type ScenarioName } from './fixtures.js';
-import { runModern, startReplica, untagged, type Replica } from './harness.js';
+import { MCP_ALLOWED_ROOTS, perform, scriptFor, type ScenarioName } from './fixtures.js';
+import { runModern, startReplica, type Replica } from './harness.js';
 import { V1_CODEMOD_MARKS, V1_FILES, V1_FIXTURES, fileOf } from './v1-fixtures.js';
 import { loadLegacyV1, portV1Set, portedText, runLegacyV1, type PortedV1Set } from './v1-harness.js';
 
 const SHARED_KEYS = 'e2e-shared-key-0123456789abcdef-0123456789abcdef';
-const CALL_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 /** Markers a complete port may leave: they ask for a configuration review, not for code to be ported. */
 const REVIEW_ONLY_REASONS = new Set(['roots-retired', 'capability-fallback']);
 
@@ -91,40 +91,8 @@ describe('SDK v1 servers ported by mrtr-port port (runPort: v1 migration, then t
           // invalid-then-valid is the legacy run given only the valid answer.
           const reference = scenario === 'invalid-then-valid' ? 'accept' : scenario;
           const legacyRun = await runLegacyV1(await loadLegacyV1(fileOf(fixture)), scriptFor(fixture, reference), fixture.call);
-          const legacy = comparable(fixture, legacyRun.result, legacyRun.effects);
-          expect(legacy.result.error).toBeUndefined();
-          expect(legacy.result.texts.join('\n')).toContain(expectedText);
-
           const portedRun = await runModern(set, replicas, fileOf(fixture), scriptFor(fixture, scenario), (c) => perform(c, fixture.call));
-          const ported = { ...portedRun, ...comparable(fixture, portedRun.result, untagged(portedRun.effects)) };
-          expect(ported.era).toBe('modern');
-          expect(ported.result).toEqual(legacy.result);
-          // same effects, same count, same values: exactly once per completed call, in the legacy order
-          expect(ported.effects).toEqual(legacy.effects);
-
-          const rounds = ported.routed.filter((r) => r.method !== undefined && CALL_METHODS.has(r.method));
-          for (let i = 1; i < rounds.length; i++) {
-            // every retry echoes the state and is served by the other replica than the round before
-            expect(rounds[i].hasRequestState).toBe(true);
-            expect(rounds[i].replica).not.toBe(rounds[i - 1].replica);
-          }
-
-          if (scenario === 'roots') {
-            expect(legacyRun.asks.roots).toBe(1);
-            expect(ported.asks.roots).toBe(0); // retired to configuration: no round at all
-            expect(rounds).toHaveLength(1);
-          } else if (scenario === 'no-elicitation') {
-            expect(ported.asks).toEqual({ elicit: 0, sample: 0, roots: 0 }); // the fallback, in one round
-            expect(rounds).toHaveLength(1);
-          } else if (scenario === 'invalid-then-valid') {
-            expect(ported.asks.elicit).toBeGreaterThan(legacyRun.asks.elicit); // the invalid answer was asked again
-            expect(rounds.length).toBeGreaterThanOrEqual(3);
-          } else {
-            expect(ported.asks).toEqual(legacyRun.asks);
-            expect(rounds.length).toBeGreaterThanOrEqual(2);
-            // independent asks share a round; dependent ones take one each
-            if (scenario === 'accept' && fixture.acceptRounds !== undefined) expect(rounds).toHaveLength(fixture.acceptRounds);
-          }
+          expectSameAsLegacy(fixture, scenario, expectedText, legacyRun, portedRun);
         });
       }
     });
