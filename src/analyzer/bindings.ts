@@ -5,6 +5,7 @@
  * reached through the import the binding names.
  */
 import ts from '../typescript.cjs';
+import { isFunctionLike } from './ast.js';
 
 export type Binding =
   | ts.VariableDeclaration
@@ -26,18 +27,11 @@ export function resolveBinding(from: ts.Node, name: string): Binding | undefined
   return undefined;
 }
 
-/** What kind of scope a node opens, by its kind (built on first use: at import it would load the compiler). */
-type ScopeKind = 'function' | 'statements' | 'loop' | 'catch';
+/** The other scopes a node opens, by its kind (built on first use: at import it would load the compiler). */
+type ScopeKind = 'statements' | 'loop' | 'catch';
 let scopeKinds: ReadonlyMap<ts.SyntaxKind, ScopeKind> | undefined;
 const scopeKindOf = (node: ts.Node): ScopeKind | undefined =>
   (scopeKinds ??= new Map<ts.SyntaxKind, ScopeKind>([
-    [ts.SyntaxKind.FunctionDeclaration, 'function'],
-    [ts.SyntaxKind.FunctionExpression, 'function'],
-    [ts.SyntaxKind.ArrowFunction, 'function'],
-    [ts.SyntaxKind.MethodDeclaration, 'function'],
-    [ts.SyntaxKind.GetAccessor, 'function'],
-    [ts.SyntaxKind.SetAccessor, 'function'],
-    [ts.SyntaxKind.Constructor, 'function'],
     [ts.SyntaxKind.Block, 'statements'],
     [ts.SyntaxKind.SourceFile, 'statements'],
     [ts.SyntaxKind.ModuleBlock, 'statements'],
@@ -51,20 +45,19 @@ const scopeKindOf = (node: ts.Node): ScopeKind | undefined =>
 
 // every ancestor of every name resolved is asked: one lookup by kind, then only scopes look further
 function declaredIn(scope: ts.Node, name: string, child: ts.Node): Binding | undefined {
+  if (isFunctionLike(scope)) {
+    for (const p of scope.parameters) {
+      const hit = inBindingName(p, p.name, name);
+      if (hit) return hit;
+    }
+    if ((ts.isFunctionExpression(scope) || ts.isFunctionDeclaration(scope)) && scope.name?.text === name && child !== scope.name) {
+      return ts.isFunctionDeclaration(scope) ? scope : undefined;
+    }
+    return undefined;
+  }
   switch (scopeKindOf(scope)) {
     case undefined:
       return undefined;
-    case 'function': {
-      const fn = scope as ts.FunctionLikeDeclaration;
-      for (const p of fn.parameters) {
-        const hit = inBindingName(p, p.name, name);
-        if (hit) return hit;
-      }
-      if ((ts.isFunctionExpression(fn) || ts.isFunctionDeclaration(fn)) && fn.name?.text === name && child !== fn.name) {
-        return ts.isFunctionDeclaration(fn) ? fn : undefined;
-      }
-      return undefined;
-    }
     case 'statements':
       return statementNames(scope as StatementScope).get(name);
     case 'loop': {
@@ -97,7 +90,7 @@ function statementNames(scope: StatementScope): Map<string, Binding> {
   };
   for (const st of scope.statements) {
     if (ts.isVariableStatement(st)) {
-      for (const d of st.declarationList.declarations) addBindingNames(d, d.name, add);
+      for (const d of st.declarationList.declarations) findBinding(d, d.name, (n, binding) => void add(n, binding));
     } else if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isEnumDeclaration(st)) {
       if (st.name) add(st.name.text, st);
     } else if (ts.isImportDeclaration(st) && st.importClause) {
@@ -112,19 +105,6 @@ function statementNames(scope: StatementScope): Map<string, Binding> {
   return names;
 }
 
-/** Each name a binding name declares, in the order `inBindingName` looks at them. */
-function addBindingNames(decl: ts.VariableDeclaration, bindingName: ts.BindingName, add: (name: string, binding: Binding) => void): void {
-  if (ts.isIdentifier(bindingName)) {
-    add(bindingName.text, decl);
-    return;
-  }
-  for (const el of bindingName.elements) {
-    if (ts.isOmittedExpression(el)) continue;
-    if (ts.isIdentifier(el.name)) add(el.name.text, el);
-    else addBindingNames(decl, el.name, add);
-  }
-}
-
 function inDeclarationList(list: ts.VariableDeclarationList, name: string): Binding | undefined {
   for (const d of list.declarations) {
     const hit = inBindingName(d, d.name, name);
@@ -135,15 +115,23 @@ function inDeclarationList(list: ts.VariableDeclarationList, name: string): Bind
 
 /** The declaration (or destructured element) that binds `name` within a binding name. */
 function inBindingName(decl: ts.VariableDeclaration | ts.ParameterDeclaration, bindingName: ts.BindingName, name: string): Binding | undefined {
-  if (ts.isIdentifier(bindingName)) return bindingName.text === name ? decl : undefined;
+  return findBinding(decl, bindingName, (n) => n === name);
+}
+
+/**
+ * Each name a binding name declares with what binds it (`decl` for a plain name, the element in a
+ * pattern), in source order, until `stop` says so: that binding, or undefined.
+ */
+function findBinding(
+  decl: ts.VariableDeclaration | ts.ParameterDeclaration,
+  bindingName: ts.BindingName,
+  stop: (name: string, binding: Binding) => boolean | void,
+): Binding | undefined {
+  if (ts.isIdentifier(bindingName)) return stop(bindingName.text, decl) ? decl : undefined;
   for (const el of bindingName.elements) {
     if (ts.isOmittedExpression(el)) continue;
-    if (ts.isIdentifier(el.name)) {
-      if (el.name.text === name) return el;
-    } else {
-      const hit = inBindingName(decl, el.name, name);
-      if (hit) return hit;
-    }
+    const hit = ts.isIdentifier(el.name) ? (stop(el.name.text, el) ? el : undefined) : findBinding(decl, el.name, stop);
+    if (hit) return hit;
   }
   return undefined;
 }
