@@ -129,6 +129,8 @@ class FunctionPlanner {
   private readonly judge: EffectJudge;
   private readonly memoized = new Map<ts.Node, boolean>();
   private readonly aliased = new Map<ts.Node, boolean>();
+  /** isReplayedWrite's answers. */
+  private readonly replayed = new Map<ts.Node, boolean>();
   /** Reads of a value the journal cannot carry, memoized so that a later round never uses it (projected-values.ts). */
   private readonly projected = new Set<ts.Node>();
   /** Uses after the answer that now read a snapshot (projected-values.ts): left alone by the walk. */
@@ -323,9 +325,14 @@ class FunctionPlanner {
   private isReplayedWrite(call: ts.CallExpression): boolean {
     const callee = unwrap(call.expression);
     if (!ts.isPropertyAccessExpression(callee) || !REPLAYED_COLLECTION_WRITES.has(callee.name.text) || !isPlainChain(callee.expression)) return false;
-    if (!this.canRunBeforeAnAsk(call) || !isEffect(call, this.scope, this.judge)) return false;
-    const kind = collectionKind(callee.expression, this.context.checker());
-    return kind !== undefined && REPLAYED_COLLECTION_WRITES.get(callee.name.text)!.has(kind);
+    // asked by the walk and again by isCandidate (the scope's questions): judged once
+    let known = this.replayed.get(call);
+    if (known === undefined) {
+      const kind = this.canRunBeforeAnAsk(call) && isEffect(call, this.scope, this.judge) ? collectionKind(callee.expression, this.context.checker()) : undefined;
+      known = kind !== undefined && REPLAYED_COLLECTION_WRITES.get(callee.name.text)!.has(kind);
+      this.replayed.set(call, known);
+    }
+    return known;
   }
 
   /** An effect here that can run before an ask point of this function. */
