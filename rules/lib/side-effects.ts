@@ -9,6 +9,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { findProperty, memberPath, staticString, unwrap } from './expressions.js';
 import { findVariable } from './resolve.js';
+import { BUILTIN_MUTATOR_NAMES } from '../../src/analyzer/plan/builtins.js';
 
 export interface EffectPatterns {
   /** Callee patterns that are reads (never effects when awaited). */
@@ -70,10 +71,8 @@ const FS_MODULES = new Set(['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 
 const PROCESS_MODULES = new Set(['child_process', 'node:child_process']);
 const HTTP_MODULES = new Set(['http', 'node:http', 'https', 'node:https']);
 
-/** Methods that mutate the object they are called on. */
-const MUTATORS = new Set([
-  'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin', 'set', 'add', 'delete', 'clear',
-]);
+/** Methods that mutate the object they are called on (the built-ins', by name: rules have no types). */
+const MUTATORS = BUILTIN_MUTATOR_NAMES;
 
 /** The options both effect rules take, as their schemas declare them. */
 export const EFFECT_OPTION_PROPERTIES = {

@@ -24,6 +24,7 @@ import { bindingNames } from './scope.js';
 import { resolveBinding } from '../bindings.js';
 import { nextAnswerEnd, type HeldContext } from './held-values.js';
 import { isRead, isWriteTarget } from './references.js';
+import { BUILTIN_MUTATOR_NAMES, BUILTIN_MUTATORS } from './builtins.js';
 
 export type AliasContext = Pick<HeldContext, 'fn' | 'askPoints' | 'checker'> & {
   /** Is the name bound inside the path functions (a local or parameter)? */
@@ -38,15 +39,6 @@ const ELEMENT_READS: Record<string, readonly string[]> = {
   Array: ['find', 'findLast', 'at', 'filter', 'slice'],
   ReadonlyArray: ['find', 'findLast', 'at', 'filter', 'slice'],
 };
-/** Built-in methods that change their receiver in place (by specification). */
-const MUTATORS: Record<string, readonly string[]> = {
-  Array: ['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin'],
-  Map: ['set', 'delete', 'clear'],
-  WeakMap: ['set', 'delete'],
-  Set: ['add', 'delete', 'clear'],
-  WeakSet: ['add', 'delete'],
-};
-const ANY_MUTATOR = new Set(Object.values(MUTATORS).flat());
 
 /**
  * Is `e`, kept in `names`, a read of an object of outer state (or of an array of its elements) that the
@@ -193,9 +185,9 @@ function usedAsItself(id: ts.Identifier, checker: ts.TypeChecker | undefined): b
     // a method of the value or of a member: only a built-in mutator changes it (`items.push`)
     if (!member || !ts.isPropertyAccessExpression(unwrap(top))) return false;
     const callee = unwrap(top) as ts.PropertyAccessExpression;
-    if (!ANY_MUTATOR.has(callee.name.text)) return false;
+    if (!BUILTIN_MUTATOR_NAMES.has(callee.name.text)) return false;
     const kind = collectionKind(callee.expression, checker);
-    return kind === undefined || (MUTATORS[kind]?.includes(callee.name.text) ?? false);
+    return kind === undefined || (BUILTIN_MUTATORS[kind]?.includes(callee.name.text) ?? false);
   }
   // a member's value that is no object (`ticket.id`) is data, wherever it goes
   if (member && (!checker || isPrimitive(checker.getTypeAtLocation(top)))) return false;

@@ -84,6 +84,25 @@ export const PURE_CONSTRUCTORS: ReadonlySet<string> = new Set([
 export const LOCAL_COLLECTIONS: ReadonlySet<string> = new Set(['Map', 'Set', 'Array', 'Object', 'URLSearchParams', 'URL', 'Date', 'Uint8Array']);
 
 
+/** Built-in methods that change their receiver in place (by specification), by the built-in. */
+export const BUILTIN_MUTATORS: Readonly<Record<string, readonly string[]>> = {
+  Array: ['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin'],
+  Map: ['set', 'delete', 'clear'],
+  WeakMap: ['set', 'delete'],
+  Set: ['add', 'delete', 'clear'],
+  WeakSet: ['add', 'delete'],
+};
+
+/** Every method name in `BUILTIN_MUTATORS`, of any built-in. */
+export const BUILTIN_MUTATOR_NAMES: ReadonlySet<string> = new Set(Object.values(BUILTIN_MUTATORS).flat());
+
+/** `Date`'s setters: each changes the date in place. */
+export const DATE_SETTERS: readonly string[] = [
+  ...['FullYear', 'Month', 'Date', 'Hours', 'Minutes', 'Seconds', 'Milliseconds'].flatMap((part) => [`set${part}`, `setUTC${part}`]),
+  'setTime',
+  'setYear',
+];
+
 /**
  * Built-in collection writes that leave the collection as it was when made again with the same arguments,
  * by method: the port makes them again on each round (as a plain assignment), and the lint rule accepts

@@ -19,6 +19,7 @@ import { carryableValue } from './carry.js';
 import { isAssignment } from './effects.js';
 import { narrowingOf } from './narrowing.js';
 import { isIncrement, isRead, isWriteTarget } from './references.js';
+import { BUILTIN_MUTATOR_NAMES, DATE_SETTERS } from './builtins.js';
 
 /** A member chain: its root (a name, or `this`) and property names; `[]` stands for a computed index. */
 interface Path {
@@ -448,7 +449,7 @@ export function rootsAssignedByText(sf: ts.SourceFile): RootsByText {
  * The built-in methods that change their receiver in place: of arrays, maps and sets those their
  * read-only views lack, and the setters of `Date` (mutatesReceiver asks the checker which one a call is).
  */
-const MUTATING_NAMES = 'push|pop|shift|unshift|splice|sort|reverse|fill|copyWithin|set|add|delete|clear|set(?:UTC)?(?:FullYear|Month|Date|Hours|Minutes|Seconds|Milliseconds)|setTime|setYear';
+const MUTATING_NAMES = [...BUILTIN_MUTATOR_NAMES, ...DATE_SETTERS].join('|');
 const MUTATING_METHOD = new RegExp(`^(?:${MUTATING_NAMES})$`);
 const MUTATING_CALL = new RegExp(`\\??\\.\\s*(?:${MUTATING_NAMES})\\s*\\(`, 'g');
 // a method's declaration at the start of a line or after `{`, `;`, `}` (`record(line: string): void {`, `async save() {`, `bump = () => {`)
