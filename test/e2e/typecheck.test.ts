@@ -6,8 +6,8 @@
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from '../../src/typescript.cjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strictDiagnostics } from './strict-diagnostics.js';
 import { FIXTURES } from './fixtures.js';
 import { fixturePath, portSource, preparePortedSet, type PortedSet } from './harness.js';
 
@@ -23,22 +23,7 @@ afterAll(() => set?.remove());
 describe(`ported servers (ported by: ${portSource()})`, () => {
   it('type-check with strict, noUnusedLocals and noUnusedParameters, next to the runtime file, as do the legacy originals', () => {
     const roots = FIXTURES.flatMap(({ name }) => [join(set.dir, `${name}.input.ts`), join(set.dir, `${name}.ported.ts`)]);
-    const program = ts.createProgram(roots, {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      strict: true,
-      noUnusedLocals: true,
-      noUnusedParameters: true,
-      skipLibCheck: true,
-      noEmit: true,
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-      const where = d.file ? `${d.file.fileName.slice(set.dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
-      return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-    });
+    const diagnostics = strictDiagnostics(set.dir, roots);
     expect(diagnostics).toEqual([]);
   });
 });

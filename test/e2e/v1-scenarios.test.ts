@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import ts from '../../src/typescript.cjs';
+import { strictDiagnostics } from './strict-diagnostics.js';
 import { findMarkers } from '../../src/port/markers.js';
 import { expectSameAsLegacy } from './same-as-legacy.js';
 import { MARKERS } from '../../src/vocabulary.js';
@@ -46,22 +46,7 @@ describe('SDK v1 servers ported by mrtr-port port (runPort: v1 migration, then t
 
   it('the ported folder type-checks with strict, noUnusedLocals and noUnusedParameters (as test/e2e/typecheck.test.ts)', () => {
     const roots = readdirSync(set.dir).filter((f) => f.endsWith('.ts')).map((f) => join(set.dir, f));
-    const program = ts.createProgram(roots, {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      strict: true,
-      noUnusedLocals: true,
-      noUnusedParameters: true,
-      skipLibCheck: true,
-      noEmit: true,
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-      const where = d.file ? `${d.file.fileName.slice(set.dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
-      return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-    });
+    const diagnostics = strictDiagnostics(set.dir, roots);
     expect(diagnostics).toEqual([]);
   });
 
