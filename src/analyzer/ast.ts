@@ -97,6 +97,11 @@ export function isFunctionLike(node: ts.Node): node is ts.FunctionLikeDeclaratio
   return functionKinds.has(node.kind);
 }
 
+/** A `for`, `for…of`, `for…in`, `while` or `do` statement. */
+export function isLoop(n: ts.Node): boolean {
+  return ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n);
+}
+
 /** The nearest enclosing function-like node, or undefined at module top level. */
 export function enclosingFunction(node: ts.Node): ts.FunctionLikeDeclaration | undefined {
   let n = node.parent;

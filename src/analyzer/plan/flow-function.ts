@@ -8,7 +8,7 @@
  * An ask point is an ask, a call of another function on the path, or a callback on the path.
  */
 import ts from '../../typescript.cjs';
-import { enclosingFunction, isFunctionLike, memberChain, outerParent, unwrap } from '../ast.js';
+import { enclosingFunction, isFunctionLike, isLoop, memberChain, outerParent, unwrap } from '../ast.js';
 import type { FileIndex } from '../file-index.js';
 import type { ReasonId } from '../reasons.js';
 import { GLOBAL_OBJECTS, REPLAYED_COLLECTION_WRITES, TIMER_STARTS } from './builtins.js';
@@ -756,11 +756,6 @@ class FunctionPlanner {
 /** Types are written only in TypeScript files (a JavaScript file has no narrowing to keep). */
 function isTypeScript(file: FileIndex): boolean {
   return /\.[cm]?tsx?$/.test(file.rel);
-}
-
-/** A `for`, `for…of`, `for…in`, `while` or `do` statement. */
-export function isLoop(n: ts.Node): boolean {
-  return ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n);
 }
 
 function isAsync(fn: ts.FunctionLikeDeclaration): boolean {

@@ -7,7 +7,7 @@
  * never becomes a runtime call that some caller runs outside a flow.
  */
 import ts from '../../typescript.cjs';
-import { enclosingFunction, functionName, isFunctionLike, outerParent, unwrap } from '../ast.js';
+import { enclosingFunction, functionName, isFunctionLike, isLoop, outerParent, unwrap } from '../ast.js';
 import type { RawSite } from '../detect.js';
 import type { FileIndex } from '../file-index.js';
 import type { Portability, Site } from '../model.js';
@@ -19,7 +19,7 @@ import { askArguments, describeAsk } from './asks.js';
 import { awaitedCallback, awaitedPosition } from './awaited.js';
 import { FileEmitter } from './emit.js';
 import { siblingBatches } from './siblings.js';
-import { FlowFunction, isLoop, type FunctionEdits } from './flow-function.js';
+import { FlowFunction, type FunctionEdits } from './flow-function.js';
 import { capabilityReadsOnPath } from './capabilities.js';
 import { leavesWithoutAsking } from './leaves.js';
 import { isWrite } from './references.js';

@@ -6,7 +6,7 @@
  * helper returns (index.ts).
  */
 import ts from '../../typescript.cjs';
-import { isFunctionLike } from '../ast.js';
+import { isFunctionLike, isLoop } from '../ast.js';
 
 /**
  * Does `node` (in `fn`, outside nested functions) sit in a `return` statement after which no ask of
@@ -47,7 +47,7 @@ function inside(node: ts.Node, outer: ts.Node): boolean {
 function loopAround(a: ts.Node, t: ts.Node, fn: ts.Node): boolean {
   for (let n: ts.Node | undefined = t.parent; n && n !== fn; n = n.parent) {
     if (isFunctionLike(n)) return false;
-    if ((ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n)) && inside(a, n)) return true;
+    if (isLoop(n) && inside(a, n)) return true;
   }
   return false;
 }
