@@ -267,17 +267,26 @@ export class Reach {
           out.push(this.route(this.endOf(entry.verdict, fn, file, inner, w, ref.file), this.wrappedIf(entry, w)));
           continue;
         }
-        // a composable: `const ask = useElicitation(ctx); await ask(…)` calls the function it made
+        // where the function it made goes: a composable (`const ask = useElicitation(ctx); await ask(…)`),
+        // a field or `let` that keeps it (`this.complete = completerFrom(server)` in a constructor, called
+        // as `this.complete(…)` by a method), the return of a further factory
         const holder = outerParent(call).parent;
-        if (holder && ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name)) {
-          const local = holder.name.text;
-          for (const id of ref.file.identRefs.get(local) ?? []) {
-            if (resolveBinding(id, local) === holder) this.fromReference({ file: ref.file, node: id }, fn, file, local, { ...w, seen }, out);
-          }
-        }
+        const kept = holder && ts.isVariableDeclaration(holder) && ts.isIdentifier(holder.name)
+          ? holder.name.text
+          : (holder && ts.isBinaryExpression(holder) && memberChain(holder.left).at(-1)) || makerName!;
+        for (const vref of this.valueFlow(call, ref.file, w.returnsTo)) this.fromReference(vref, fn, file, kept, { ...w, seen }, out);
       }
       if (out.length === before) out.push(this.route({ type: 'unportable', reason: 'no-handler', at: maker, file }, w));
       return;
+    }
+    const keptBy = keepingAssignment(fn);
+    if (keptBy) {
+      // a function kept where it is written (`this.complete = async (p) => …` in a constructor, a module
+      // `let`): followed to the calls of what keeps it (`this.complete(…)` in a method)
+      const before = out.length;
+      const keptName = memberChain(keptBy.left).at(-1) ?? 'callback';
+      for (const ref of this.storedValueUses(keptBy.left, file)) this.fromReference(ref, fn, file, keptName, { ...w, seen }, out);
+      if (out.length > before) return;
     }
     const name = functionName(fn);
     if (isHttpMethodExport(name, [...file.exports.values()].includes(name ?? ''))) {
@@ -868,6 +877,14 @@ function siblingName(fn: ts.FunctionLikeDeclaration): string | undefined {
 }
 
 /** The named function that returns `fn` (a handler factory), if `fn` is what it returns. */
+/** `target = fn`: the assignment that keeps an anonymous function in a variable or a field. */
+function keepingAssignment(fn: ts.FunctionLikeDeclaration): ts.BinaryExpression | undefined {
+  if (functionName(fn)) return undefined;
+  const outer = outerParent(fn);
+  const p = outer.parent;
+  return p && ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && outerParent(p.right) === outer ? p : undefined;
+}
+
 function makerOf(fn: ts.FunctionLikeDeclaration): ts.FunctionLikeDeclaration | undefined {
   if (functionName(fn)) return undefined;
   const outer = outerParent(fn);
