@@ -18,11 +18,18 @@ const MARKER_REACH = 25;
 const CLASS = { elicitInput: 'elicitInput', createMessage: 'createMessage', requestSampling: 'requestSampling', listRoots: 'listRoots', sendRequest: 'raw', request: 'raw', send: 'raw', UrlElicitationRequiredError: 'url' };
 const FORM_CLASS = { ...CLASS, 'url-elicitation-error': 'url' };
 
+// A member read by `typeof` (`Parameters<typeof server.createMessage>[0]` in a cast the port keeps, a
+// `typeof x.elicitInput` probe) names the method without calling it.
+const TYPEOF_BEFORE = /\btypeof\s+[\w$.]*$/;
+
 /** Legacy occurrences in `lines` (0-based line index, class). */
 function occurrences(lines, from, to) {
   const out = [];
   for (let i = from; i < to; i++) {
-    for (const m of lines[i].matchAll(LEGACY)) out.push({ line: i, cls: CLASS[m[1] ?? m[2] ?? m[3] ?? m[4]] });
+    for (const m of lines[i].matchAll(LEGACY)) {
+      if (TYPEOF_BEFORE.test(lines[i].slice(0, m.index))) continue;
+      out.push({ line: i, cls: CLASS[m[1] ?? m[2] ?? m[3] ?? m[4]] });
+    }
   }
   return out;
 }

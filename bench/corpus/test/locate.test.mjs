@@ -17,6 +17,12 @@ test('a rewritten call is ported; the runtime call that replaces it is not taken
   assert.equal(locateSites(before, after, [{ line: 2, form: 'listRoots' }])[0].status, 'ported');
 });
 
+test('a method named in a typeof type query the port kept is not a call left behind', () => {
+  const before = lines('x', 'const r = await server.createMessage(req as Parameters<typeof server.createMessage>[0]);', 'y');
+  const after = lines('x', 'const r = await sample(req as Parameters<typeof server.createMessage>[0]);', 'y');
+  assert.equal(locateSites(before, after, [{ line: 2, form: 'createMessage' }])[0].status, 'ported');
+});
+
 test('a destructured sendRequest( is followed as a bare call', () => {
   const before = lines('a', 'const r = await sendRequest({ method: "elicitation/create" }, S);', 'b');
   const after = lines('a', 'const r = await request({ method: "elicitation/create" });', 'b');
