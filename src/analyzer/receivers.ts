@@ -9,6 +9,7 @@
 import ts from '../typescript.cjs';
 import { enclosingFunction, functionName, outerParent, owningClass, propertyNameText, unwrap } from './ast.js';
 import { resolveBinding, type Binding } from './bindings.js';
+import { ownsMethodBySyntax } from './own-methods.js';
 import { calledFunction, objectMemberFunction, topLevelDeclaration } from './functions.js';
 import { legacyMethodRead, type FileIndex, type LegacyAlias } from './file-index.js';
 import type { Project } from './project.js';
@@ -69,6 +70,9 @@ export class ReceiverResolver {
    * A member whose value is something else (a bound legacy method, a server) is not.
    */
   ownsMethod(receiver: ts.Expression, name: string, file: FileIndex): boolean {
+    // an instance of a class the repository writes, which declares the method and extends nothing
+    // (`this.requestManager.elicitInput(this.server, p)` with `this.requestManager = new RequestManager()`)
+    if (ownsMethodBySyntax(this.project, receiver, name, file)) return true;
     let x = stripWrappers(receiver);
     if (ts.isIdentifier(x)) {
       const b = resolveBinding(x, x.text);
