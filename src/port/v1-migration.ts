@@ -30,6 +30,7 @@ import type { Project, ts } from 'ts-morph';
 import { MARKERS } from '../vocabulary.js';
 import { importsToRequires, requiresToImports } from './cjs-bridge.js';
 import { moduleSystemOf, type ModuleSystem } from './helper-file.js';
+import { shieldDescriptions } from './v1-description-args.js';
 import { linesInsideLiterals, restoreIndentation } from './v1-indentation.js';
 import { shieldNames, unshieldNames } from './v1-kept-calls.js';
 import { inferProjectType, type ProjectType } from './v1-detect.js';
@@ -114,6 +115,9 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
   const original = shielded.text;
   const commonJs = (input.module ?? moduleSystemOf(input.path, original, 'commonjs')) === 'cjs';
   let text = commonJs ? requiresToImports(original, input.path) : original;
+  // a description the codemod would take for the schema (`'…' + '…'`, a const): a literal while it runs
+  const described = shieldDescriptions(text, input.path);
+  text = described.text;
   const sentinel = !MCP_IMPORT_RE.test(text);
   if (sentinel) text = SENTINEL + text;
 
@@ -148,6 +152,7 @@ export function migrateV1Source(input: { source: string; path: string; projectTy
     const sentinelLines = sentinel ? 1 : 0;
     if (sentinel) migrated = removeSentinel(migrated, input.path);
     if (commonJs) migrated = importsToRequires(migrated, input.path, original);
+    migrated = described.restore(migrated);
     const kept2 = kept.map((d) => ({ ...d, line: Math.max(1, d.line - sentinelLines) }));
     const leftovers = findV1OnlyCalls(migrated, input.path);
     const commented = insertCodemodComments(migrated, [...kept2, ...leftovers.map(leftoverDiagnostic)]);

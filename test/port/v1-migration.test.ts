@@ -44,6 +44,17 @@ describe('migrateV1Source', () => {
     expect(r.source).toContain('ctx.mcpReq.send(');
   });
 
+  it('keeps a description written as a concatenation or a const a description, where the codemod alone takes it for the schema (fixtures/port/v1-description-args)', () => {
+    const path = join(repoRoot, 'fixtures/port/v1-description-args/tools.ts');
+    const r = migrateV1Source({ source: readFileSync(path, 'utf8'), path, projectType: 'server' });
+    expect(r.source).toContain("server.registerTool('list_properties', { description: 'List properties. ' +\n      'Default limit 10, max 100.', inputSchema: ListSchema.shape }");
+    expect(r.source).toContain("server.registerTool('get_property', { description: GET_DESCRIPTION, inputSchema: z.object({ id: z.string() }) }");
+    expect(r.source).toContain("server.registerTool('ping', { description: ('Answers ' + 'pong.') }");
+    // the code, below the opening comment that quotes what the codemod alone writes
+    expect(r.source.slice(r.source.indexOf('import '))).not.toMatch(/inputSchema: (?:'|GET_DESCRIPTION|\()|annotations:/);
+    expect(r.source).not.toContain('__mrtrPortDescription');
+  });
+
   it('writes the codemod marker where extra is forwarded to a helper, once', () => {
     const r = migrateV1Source({ source: read('server.ts'), path: join(mini, 'server.ts'), projectType: 'server' });
     expect(r.codemodMarkers).toBe(1);
