@@ -13,7 +13,7 @@ import { ownsMethodBySyntax } from './own-methods.js';
 import { calledFunction, objectMemberFunction, topLevelDeclaration } from './functions.js';
 import { legacyMethodRead, type FileIndex, type LegacyAlias } from './file-index.js';
 import type { Project } from './project.js';
-import { REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../vocabulary.js';
+import { LEGACY_METHODS, REGISTRATION_METHODS, SET_REQUEST_HANDLER } from '../vocabulary.js';
 
 /** `other`: shown to be something else (an object literal, a package's export, a class that extends no server). */
 export type ValueRole = 'server' | 'context' | 'mcpReq' | 'other';
@@ -27,6 +27,9 @@ const TRANSPARENT_GENERICS = new Set(['Promise', 'Awaited', 'NonNullable', 'Read
 const CONTAINER_ELEMENT_ARG: Readonly<Record<string, number>> = { Map: 1, WeakMap: 1, Record: 1, Array: 0, ReadonlyArray: 0, Set: 0, ReadonlyMap: 1 };
 
 const MAX_DEPTH = 10;
+
+/** The raw request methods (`send`, `sendRequest`, `request`…): what they send is named by the request's method. */
+const RAW_REQUEST_METHODS: ReadonlySet<string> = new Set(LEGACY_METHODS.filter((m) => m.kind === 'by-method').map((m) => m.name));
 
 interface Located {
   node: ts.Node;
@@ -71,8 +74,10 @@ export class ReceiverResolver {
    */
   ownsMethod(receiver: ts.Expression, name: string, file: FileIndex): boolean {
     // an instance of a class the repository writes, which declares the method and extends nothing
-    // (`this.requestManager.elicitInput(this.server, p)` with `this.requestManager = new RequestManager()`)
-    if (ownsMethodBySyntax(this.project, receiver, name, file)) return true;
+    // (`this.requestManager.elicitInput(this.server, p)` with `this.requestManager = new RequestManager()`).
+    // Not for the raw request names: a repository's own transport class declares `send`, and what it
+    // sends (a hand-built `elicitation/create`) goes to the client (cloudflare/agents' McpAgent)
+    if (!RAW_REQUEST_METHODS.has(name) && ownsMethodBySyntax(this.project, receiver, name, file)) return true;
     let x = stripWrappers(receiver);
     if (ts.isIdentifier(x)) {
       const b = resolveBinding(x, x.text);
