@@ -604,7 +604,7 @@ class FunctionPlanner {
     if (awaited) memo.awaitStart = awaited.getStart();
     const mutables = this.mutablesOf(value);
     if (mutables.length > 0) memo.mutables = mutables;
-    const restored = this.localsAssignedIn(value);
+    const restored = [...this.localsAssignedIn(value), ...this.updatedOuterTarget(value)];
     if (restored.length > 0) memo.restored = restored;
     const checker = this.context.checker();
     const narrowed = checker && isTypeScript(this.flow.file) ? narrowedReads(value, checker) : [];
@@ -657,6 +657,23 @@ class FunctionPlanner {
     };
     visit(value);
     return assigned.filter((name) => !declared.has(name) && this.scope.isLocal(name) && !this.scope.localFunction(name));
+  }
+
+  /**
+   * `this.calls += 1`, `count++`, `total ??= 0` on state outside the function, memoized whole (made again,
+   * it would count twice): its target's value after the update is restored on replay, as a plain write
+   * `X = E` is made again with E's journalled value, so the replica running a later round reads what the
+   * first round left (`call ${this.calls}` after the answer). Only a plain chain the journal can carry.
+   */
+  private updatedOuterTarget(value: ts.Expression): string[] {
+    const e = unwrap(value);
+    const target = isAssignment(e) && e.operatorToken.kind !== ts.SyntaxKind.EqualsToken ? e.left
+      : (ts.isPrefixUnaryExpression(e) || ts.isPostfixUnaryExpression(e)) && (e.operator === ts.SyntaxKind.PlusPlusToken || e.operator === ts.SyntaxKind.MinusMinusToken) ? e.operand
+      : undefined;
+    if (target === undefined || !isPlainChain(target)) return [];
+    const root = rootIdentifier(target);
+    if (root !== undefined && this.scope.isLocal(root.text)) return []; // a local: restored by localsAssignedIn, or re-run
+    return carryableValue(target, this.context.checker()) === false ? [] : [unwrap(target).getText()];
   }
 
   /** Without types: a name bound to an object or array literal or a new collection (a parameter may hold a primitive: left out). */
