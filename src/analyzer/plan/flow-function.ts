@@ -487,9 +487,16 @@ class FunctionPlanner {
         return;
       }
       if (carry === false) {
+        const materialized = awaits ? undefined : materializing(e, this.scope, this.judge);
+        if (materialized && this.carry(materialized) !== false) {
+          // `[...map.keys()]`, `Array.from(set)`: the iterator is spent at once; the array is what is kept
+          this.memo(materialized);
+          return;
+        }
         if (!awaits && !isPromiseValue(e, this.context.checker())) {
           // computed synchronously: computed again each round, for a human to confirm it has no effect
-          this.out.recomputed.push({ statement: statementOf(e), names });
+          // named by what it declares, else by what it calls (`volume.keys()` inside a larger expression)
+          this.out.recomputed.push({ statement: statementOf(e), names: names.length > 0 ? names : calledName(e) });
           this.visitArguments(e);
           return;
         }
@@ -789,6 +796,30 @@ function keepsValue(e: ts.Expression): boolean {
   const parent = outer.parent;
   if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.initializer === outer;
   return isAssignment(parent) && parent.right === outer;
+}
+
+/** `volume.keys(…)`, `new Worker(…)`: how a marker names a value that declares no name (a plain chain only, so no comment text). */
+function calledName(e: ts.Expression): string[] {
+  const call = unwrap(e);
+  if (!ts.isCallExpression(call) && !ts.isNewExpression(call)) return [];
+  const chain = memberChain(call.expression);
+  if (chain.length === 0 || chain.some((part) => part.includes('*/'))) return [];
+  return [`${ts.isNewExpression(call) ? 'new ' : ''}${chain.join('.')}(…)`];
+}
+
+/**
+ * The array that spends an iterator on the spot: `[...e]` (e its only element) or `Array.from(e)` (the
+ * built-in, e its first argument). Nothing else sees the iterator, so the array is the value to keep.
+ */
+function materializing(e: ts.Expression, scope: FunctionScope, judge: EffectJudge): ts.Expression | undefined {
+  const outer = outerParent(e);
+  const parent = outer.parent;
+  if (ts.isSpreadElement(parent) && ts.isArrayLiteralExpression(parent.parent) && parent.parent.elements.length === 1) return parent.parent;
+  if (ts.isCallExpression(parent) && parent.arguments[0] === outer) {
+    const callee = memberChain(parent.expression);
+    if (callee.length === 2 && callee[0] === 'Array' && callee[1] === 'from' && !shadowed('Array', scope, judge)) return parent;
+  }
+  return undefined;
 }
 
 /** `cache`, `this.sessions`, `store.byId`: names and member reads only, so nothing in it runs but reads. */
