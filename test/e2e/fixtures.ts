@@ -586,6 +586,127 @@ export const FIXTURES: readonly E2eFixture[] = [
     valid: { confirm: true },
     invalid: { confirm: 'yes' },
   },
+  // Blind cases: written as an outside tester would, before reading the other fixtures' inputs.
+  {
+    name: 'blind-remove-dir',
+    call: { kind: 'tool', name: 'remove_dir', arguments: { dir: '/tmp/build' } },
+    scenarios: {
+      accept: 'Removed 3 files from /tmp/build; 1 left on the volume',
+      decline: 'Nothing removed from /tmp/build (decline)',
+      cancel: 'Nothing removed from /tmp/build (cancel)',
+      'invalid-then-valid': 'Removed 3 files from /tmp/build; 1 left on the volume',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
+  {
+    name: 'blind-payment',
+    call: { kind: 'tool', name: 'send_payment', arguments: { payee: 'Grace', amount: 750 } },
+    scenarios: {
+      accept: 'Paid 750 EUR to Grace (transaction <uuid-1>, 1 paid in this ledger)',
+      decline: 'Payment <uuid-1> voided (decline)',
+      cancel: 'Payment <uuid-1> voided (cancel)',
+      'invalid-then-valid': 'Paid 750 EUR to Grace (transaction <uuid-1>, 1 paid in this ledger)',
+    },
+    valid: { confirm: true, payeeName: 'Grace' },
+    invalid: { confirm: 'yes', payeeName: 'G' },
+    normalize: 'uuids',
+    acceptRounds: 3,
+  },
+  {
+    name: 'blind-email-draft',
+    call: { kind: 'tool', name: 'draft_email', arguments: { topic: 'the Q3 offsite' } },
+    scenarios: {
+      accept: 'To: bob@example.com [friendly, ~120 words]\nRevenue grew 12% on new subscriptions.',
+      decline: 'No draft: the form was declined',
+      cancel: 'No draft: cancelled',
+      'invalid-then-valid': 'To: bob@example.com [friendly, ~120 words]',
+    },
+    valid: { to: 'bob@example.com', tone: 'friendly', words: 120 },
+    invalid: { to: 'b', tone: 'rude', words: 5 },
+    acceptRounds: 3,
+  },
+  {
+    name: 'blind-explain-prompt',
+    call: { kind: 'prompt', name: 'explain_error', arguments: { trace: 'TypeError: cart is undefined\n    at checkout (cart.js:3)', language: 'JavaScript' } },
+    scenarios: { sampled: 'Likely cause: Revenue grew 12% on new subscriptions.' },
+  },
+  {
+    name: 'blind-vault-resource',
+    call: { kind: 'resource', uri: 'vault://db-password' },
+    scenarios: {
+      accept: 'db-password: hunter2 (valid 1h)',
+      decline: 'db-password: ******** (decline)',
+      cancel: 'db-password: ******** (cancel)',
+      'invalid-then-valid': 'db-password: hunter2 (valid 1h)',
+    },
+    valid: { why: 'INC-311 key rotation', ttl: '1h' },
+    invalid: { why: 'x', ttl: 'forever' },
+  },
+  {
+    name: 'blind-project-wizard',
+    call: { kind: 'tool', name: 'new_project', arguments: { name: 'billing-api' } },
+    scenarios: {
+      accept: 'Created service billing-api with port 8443',
+      decline: 'billing-api not created (decline)',
+      cancel: 'billing-api not created (cancel)',
+      'invalid-then-valid': 'Created service billing-api with port 8443',
+    },
+    valid: { kind: 'service', port: 8443 },
+    invalid: { kind: 'app', port: 80 },
+    acceptRounds: 3,
+  },
+  {
+    name: 'blind-inventory-class',
+    call: { kind: 'tool', name: 'restock', arguments: { sku: 'widget', quantity: 5 } },
+    scenarios: {
+      accept: 'Ordered 5 x widget from acme: 8 after delivery (call 1)',
+      decline: 'No order for widget (decline, call 1)',
+      cancel: 'No order for widget (cancel, call 1)',
+      'invalid-then-valid': 'Ordered 5 x widget from acme: 8 after delivery (call 1)',
+    },
+    valid: { supplier: 'acme' },
+    invalid: { supplier: 'initech' },
+  },
+  {
+    name: 'blind-triage-both',
+    call: { kind: 'tool', name: 'triage_issue', arguments: { id: 42, body: 'Checkout fails when the cart holds more than 99 items.' } },
+    scenarios: {
+      accept: '#42 labelled high: Revenue grew 12% on new subscriptions.',
+      decline: '#42 untriaged (decline): Revenue grew 12% on new subscriptions.',
+      cancel: '#42 untriaged (cancel): Revenue grew 12% on new subscriptions.',
+      'invalid-then-valid': '#42 labelled high: Revenue grew 12% on new subscriptions.',
+    },
+    valid: { severity: 'high' },
+    invalid: { severity: 'urgent' },
+    acceptRounds: 2,
+  },
+  {
+    name: 'blind-username-retry',
+    call: { kind: 'tool', name: 'claim_username', arguments: {} },
+    scenarios: {
+      accept: 'You are now @grace',
+      decline: 'No username claimed (decline)',
+      cancel: 'No username claimed (cancel)',
+      'invalid-then-valid': 'You are now @grace',
+    },
+    valid: { username: 'grace' },
+    // passes the schema, fails the server's own check (taken): asked again in the loop
+    invalid: { username: 'ada' },
+  },
+  {
+    name: 'blind-release-notes',
+    call: { kind: 'tool', name: 'tag_release', arguments: { current: '2.4.1' } },
+    scenarios: {
+      accept: 'Tagged v2.5.0 (minor bump from 2.4.1)',
+      decline: 'Tagged v2.4.2 (patch bump from 2.4.1)',
+      cancel: 'No tag for 2.4.1 (cancel)',
+      'invalid-then-valid': 'Tagged v2.5.0 (minor bump from 2.4.1)',
+      'no-elicitation': 'Tagged v2.4.2 (patch bump from 2.4.1)',
+    },
+    valid: { part: 'minor' },
+    invalid: { part: 'huge' },
+  },
 ];
 
 export function fixtureNamed(name: string): E2eFixture {

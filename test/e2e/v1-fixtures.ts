@@ -312,6 +312,72 @@ export const V1_FIXTURES: readonly V1Fixture[] = [
     valid: { approve: true },
     invalid: { approve: 'yes' },
   },
+  // Blind cases: written as an outside tester would, before reading the other fixtures' inputs.
+  {
+    name: 'blind-helpdesk: resolve_ticket (low-level Server, a helper imported from another module asks)',
+    file: 'blind-helpdesk',
+    call: { kind: 'tool', name: 'resolve_ticket', arguments: { id: 'T-9' } },
+    scenarios: {
+      accept: 'T-9 closed as fixed after 45 min',
+      decline: 'T-9 left open',
+      cancel: 'T-9 left open',
+      'invalid-then-valid': 'T-9 closed as fixed after 45 min',
+    },
+    valid: { resolution: 'fixed', minutes: 45 },
+    invalid: { resolution: 'solved', minutes: 900 },
+  },
+  {
+    name: 'blind-helpdesk: escalate_ticket (server.createMessage, then server.elicitInput)',
+    file: 'blind-helpdesk',
+    call: { kind: 'tool', name: 'escalate_ticket', arguments: { id: 'T-12' } },
+    scenarios: {
+      accept: 'T-12 escalated: Revenue grew 12% on new subscriptions.',
+      decline: 'T-12 not escalated (decline)',
+      cancel: 'T-12 not escalated (cancel)',
+      'invalid-then-valid': 'T-12 escalated: Revenue grew 12% on new subscriptions.',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+    acceptRounds: 3,
+  },
+  {
+    name: 'blind-storefront: place_order (a store written before and after the ask)',
+    file: 'blind-storefront',
+    call: { kind: 'tool', name: 'place_order', arguments: { sku: 'mug' } },
+    scenarios: {
+      accept: 'Order #1000: 2 x mug, express',
+      decline: 'Order #1000 cancelled (decline)',
+      cancel: 'Order #1000 cancelled (cancel)',
+      'invalid-then-valid': 'Order #1000: 2 x mug, express',
+    },
+    valid: { quantity: 2, shipping: 'express' },
+    invalid: { quantity: 0, shipping: 'drone' },
+  },
+  {
+    name: 'blind-storefront: link_payment (URL mode)',
+    file: 'blind-storefront',
+    call: { kind: 'tool', name: 'link_payment', arguments: { provider: 'stripe' } },
+    scenarios: {
+      accept: 'Linked stripe (<uuid-1>)',
+      decline: 'stripe not linked (decline)',
+      cancel: 'stripe not linked (cancel)',
+    },
+    normalize: 'uuids',
+  },
+  {
+    name: 'blind-storefront: gift_note (extra.sendRequest in try/catch, a fallback)',
+    file: 'blind-storefront',
+    call: { kind: 'tool', name: 'gift_note', arguments: { order: 1000 } },
+    scenarios: {
+      accept: 'Order #1000 note: Happy birthday!',
+      decline: 'Order #1000: no note',
+      cancel: 'Order #1000: no note',
+      'invalid-then-valid': 'Order #1000 note: Happy birthday!',
+      'no-elicitation': 'Order #1000: no note',
+    },
+    valid: { note: 'Happy birthday!' },
+    invalid: { note: 'x'.repeat(61) },
+  },
 ];
 
 /** The fixture file (and mount) an entry calls. */
@@ -321,3 +387,6 @@ export function fileOf(fixture: V1Fixture): string {
 
 /** Every fixture file the entries call, once each, in order. */
 export const V1_FILES: readonly string[] = [...new Set(V1_FIXTURES.map(fileOf))];
+
+/** The modules of fixtures/e2e-v1 the servers import that are not servers (ask helpers), each ported with them. */
+export const V1_SUPPORT_MODULES: readonly string[] = ['asks', 'helpdesk-asks'];

@@ -14,7 +14,7 @@ import { expectSameAsLegacy } from './same-as-legacy.js';
 import { MARKERS } from '../../src/vocabulary.js';
 import { MCP_ALLOWED_ROOTS, perform, scriptFor, type ScenarioName } from './fixtures.js';
 import { runModern, startReplica, type Replica } from './harness.js';
-import { V1_CODEMOD_MARKS, V1_FILES, V1_FIXTURES, fileOf } from './v1-fixtures.js';
+import { V1_CODEMOD_MARKS, V1_FILES, V1_FIXTURES, V1_SUPPORT_MODULES, fileOf } from './v1-fixtures.js';
 import { loadLegacyV1, portV1Set, portedText, runLegacyV1, type PortedV1Set } from './v1-harness.js';
 
 const SHARED_KEYS = 'e2e-shared-key-0123456789abcdef-0123456789abcdef';
@@ -38,10 +38,10 @@ afterAll(async () => {
 const codemodComments = (text: string): string[] => text.split('\n').filter((line) => line.includes(`/* ${MARKERS.sdkCodemod}`));
 
 describe('SDK v1 servers ported by mrtr-port port (runPort: v1 migration, then the MRTR port) against the v1 originals', () => {
-  it('the runner migrated and changed every fixture file and the module they import, failed none', () => {
+  it('the runner migrated and changed every fixture file and the modules they import, failed none', () => {
     const byFile = new Map(set.report.files.map((f) => [f.file, f]));
-    for (const file of [...V1_FILES, 'asks']) expect(byFile.get(`${file}.ts`)).toMatchObject({ status: 'changed', v1Migrated: true });
-    expect(set.report.summary).toMatchObject({ failed: 0, skipped: 0, v1Migrated: V1_FILES.length + 1, codemodMarkers: 2 });
+    for (const file of [...V1_FILES, ...V1_SUPPORT_MODULES]) expect(byFile.get(`${file}.ts`)).toMatchObject({ status: 'changed', v1Migrated: true });
+    expect(set.report.summary).toMatchObject({ failed: 0, skipped: 0, v1Migrated: V1_FILES.length + V1_SUPPORT_MODULES.length, codemodMarkers: 2 });
   });
 
   it('the ported folder type-checks with strict, noUnusedLocals and noUnusedParameters (as test/e2e/typecheck.test.ts)', () => {
