@@ -39,6 +39,10 @@ const TARGETS: readonly { fixture: E2eFixture; otherArguments?: Call }[] = [
   { fixture: fixtureNamed('calendar-url'), otherArguments: { kind: 'tool', name: 'connect_calendar', arguments: { account: 'mallory@example.com' } } },
   { fixture: fixtureNamed('digest-publish'), otherArguments: { kind: 'tool', name: 'publish_digest', arguments: { channel: '#all-hands', notes: 'Q3 revenue up 12%; subscriptions drove it.' } } },
   { fixture: fixtureNamed('shared-helper'), otherArguments: { kind: 'tool', name: 'purge_cache', arguments: { target: 'users' } } },
+  // blind cases (test/e2e/fixtures.ts): a branching wizard, a resource template, a class server with a counter
+  { fixture: fixtureNamed('blind-project-wizard'), otherArguments: { kind: 'tool', name: 'new_project', arguments: { name: 'payroll-api' } } },
+  { fixture: fixtureNamed('blind-vault-resource'), otherArguments: { kind: 'resource', uri: 'vault://api-token' } },
+  { fixture: fixtureNamed('blind-inventory-class'), otherArguments: { kind: 'tool', name: 'restock', arguments: { sku: 'widget', quantity: 500 } } },
 ];
 
 /**
