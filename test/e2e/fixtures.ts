@@ -707,6 +707,56 @@ export const FIXTURES: readonly E2eFixture[] = [
     valid: { part: 'minor' },
     invalid: { part: 'huge' },
   },
+  {
+    name: 'blind-lock-finally',
+    call: { kind: 'tool', name: 'migrate_db', arguments: { db: 'orders', migration: '0042_add_index' } },
+    scenarios: {
+      accept: 'Applied 0042_add_index on orders (locked at 2026-12-04T01:00:00.000Z, 1 lock held)',
+      decline: '0042_add_index not applied to orders (decline)',
+      cancel: '0042_add_index not applied to orders (cancel)',
+      'invalid-then-valid': 'Applied 0042_add_index on orders (locked at 2026-12-04T01:00:00.000Z, 1 lock held)',
+    },
+    valid: { apply: true, dryRun: false },
+    invalid: { apply: 'yes', dryRun: false },
+  },
+  {
+    name: 'blind-quota-map',
+    call: { kind: 'tool', name: 'export_data', arguments: { user: 'ada' } },
+    scenarios: {
+      accept: 'Exported ada as json (1/3)',
+      decline: 'Exported ada as csv (1/3)',
+      cancel: 'Exported ada as csv (1/3)',
+      'invalid-then-valid': 'Exported ada as json (1/3)',
+    },
+    valid: { format: 'json' },
+    invalid: { format: 'xml' },
+  },
+  {
+    name: 'blind-send-raw',
+    call: { kind: 'tool', name: 'commit_staged', arguments: { files: ['src/login.ts', 'test/login.test.ts'] } },
+    scenarios: {
+      accept: 'Committed 2 file(s): Fix the login timeout',
+      decline: 'Committed 2 file(s): Revenue grew 12% on new subscriptions.',
+      cancel: 'Commit cancelled',
+      'invalid-then-valid': 'Committed 2 file(s): Fix the login timeout',
+    },
+    valid: { message: 'Fix the login timeout' },
+    invalid: { message: 'x'.repeat(80) },
+    acceptRounds: 3,
+  },
+  {
+    name: 'blind-policy-error',
+    call: { kind: 'tool', name: 'grant_access', arguments: { user: 'bob', hours: 4 } },
+    scenarios: {
+      // the approver the user names is not allowed: the handler throws after the answer
+      accept: 'mallory may not approve production access',
+      decline: 'No access for bob (decline)',
+      cancel: 'No access for bob (cancel)',
+      'invalid-then-valid': 'mallory may not approve production access',
+    },
+    valid: { approver: 'mallory' },
+    invalid: { approver: 'm' },
+  },
 ];
 
 export function fixtureNamed(name: string): E2eFixture {
