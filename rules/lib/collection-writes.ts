@@ -72,7 +72,7 @@ function enclosingClass(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTr
   return undefined;
 }
 
-/** The same on every round: a literal, a name or member read, a journalled value, or literals of those. */
+/** The same on every round: a literal, a name or member read, a journalled value, or literals and operators of those (`(await once(…) ?? 0) + 1`). */
 function isStable(node: TSESTree.Node, isJournalled: (e: TSESTree.Node) => boolean): boolean {
   const e = unwrap(node);
   switch (e.type) {
@@ -92,6 +92,13 @@ function isStable(node: TSESTree.Node, isJournalled: (e: TSESTree.Node) => boole
       return e.properties.every((p) => (p.type === AST_NODE_TYPES.SpreadElement ? isStable(p.argument, isJournalled) : !p.computed && isStable(p.value, isJournalled)));
     case AST_NODE_TYPES.AwaitExpression:
       return isJournalled(e);
+    case AST_NODE_TYPES.BinaryExpression:
+    case AST_NODE_TYPES.LogicalExpression:
+      return isStable(e.left, isJournalled) && isStable(e.right, isJournalled);
+    case AST_NODE_TYPES.ConditionalExpression:
+      return isStable(e.test, isJournalled) && isStable(e.consequent, isJournalled) && isStable(e.alternate, isJournalled);
+    case AST_NODE_TYPES.UnaryExpression:
+      return e.operator !== 'delete' && isStable(e.argument, isJournalled);
     default:
       return false;
   }

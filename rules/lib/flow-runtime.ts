@@ -92,6 +92,21 @@ export function isOnceThunk(sourceCode: Readonly<TSESLint.SourceCode>, fn: TSEST
   );
 }
 
+/**
+ * Is `fn` the getter or setter of `binding(get, set)` (the value a memoized update leaves, restored on
+ * replay): the runtime reads it after the thunk and writes back the journalled value on later rounds, the
+ * same value on every round, so it is not code that runs where it is written.
+ */
+export function isBindingAccessor(sourceCode: Readonly<TSESLint.SourceCode>, fn: TSESTree.Node): boolean {
+  const call = fn.parent;
+  return (
+    (fn.type === AST_NODE_TYPES.ArrowFunctionExpression || fn.type === AST_NODE_TYPES.FunctionExpression) &&
+    call?.type === AST_NODE_TYPES.CallExpression &&
+    call.arguments.includes(fn) &&
+    flowExportOf(sourceCode, call.callee) === 'binding'
+  );
+}
+
 /** Is `node` inside a handler wrapped by `resumable(...)` (at any depth of nested functions)? */
 export function isInsideResumable(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): boolean {
   for (let current = node.parent; current; current = current.parent) {

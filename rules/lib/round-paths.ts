@@ -10,7 +10,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { unwrap, unwrapAwait } from './expressions.js';
-import { FLOW_HINT, isFlowAsk, isOnceThunk, isResumableHandler } from './flow-runtime.js';
+import { FLOW_HINT, isBindingAccessor, isFlowAsk, isOnceThunk, isResumableHandler } from './flow-runtime.js';
 import { isInputRequiredCall, isInputRequiredObject } from './mrtr-shapes.js';
 import { enclosingFunction, localFunction, returnedExpressions, singleValueOf, type FunctionNode } from './resolve.js';
 import { callEffect, targetText, writesOutside } from './side-effects.js';
@@ -174,7 +174,7 @@ export function trackRounds(
       if (segments.length === 0) return;
       push(frame, segments, at);
       // a resumable handler runs when its request comes, not where it is written: its asks are its own
-      if (!runsWhereWritten(frame.node) || (usesFlow && (isOnceThunk(sourceCode, frame.node) || isResumableHandler(sourceCode, frame.node as FunctionNode)))) return;
+      if (!runsWhereWritten(frame.node) || (usesFlow && (isOnceThunk(sourceCode, frame.node) || isBindingAccessor(sourceCode, frame.node) || isResumableHandler(sourceCode, frame.node as FunctionNode)))) return;
     }
   }
 

@@ -196,6 +196,20 @@ class Desk {
     }));
   }
 }`,
+    // Valid because: a count kept in a Map declared here, set from its journalled read (`(await once(…) ?? 0) + 1`:
+    // operators of journalled values and literals are the same on every round), and an update of outer state
+    // memoized whole whose new value `binding(…)` writes back on later rounds (the journalled value, the same
+    // on every round: the setter is the runtime's, not code that runs where it is written).
+    `
+import { binding, elicit, once, resumable } from './mrtr-flow.js';
+const hits = new Map<string, number>();
+let issued = 0;
+server.registerTool('t', {}, resumable('t', async ({ user }, ctx) => {
+  hits.set(user, (await once(() => hits.get(user)) ?? 0) + 1);
+  const ticket = await once(() => issued++, binding(() => issued, (restored) => { issued = restored; }));
+  const answer = await elicit({ message: \`\${user} #\${ticket}\`, requestedSchema });
+  return { content: [{ type: 'text', text: answer.action }] };
+}));`,
     // Valid because: local data built before the ask replays to the same value; it is not outside state.
     `
 import { elicit, resumable } from './mrtr-flow.js';
