@@ -155,6 +155,14 @@ export function resumableEdits(src: SourceText, sf: ts.SourceFile, plan: FilePla
   for (const g of plan.finallyGuards) {
     const block = nodesAt(sf, g.blockStart, g.blockEnd).find(ts.isBlock);
     if (!block || !block.parent || !ts.isTryStatement(block.parent) || block.parent.finallyBlock !== block) return mismatch(g.blockStart, 'the block of a finally clause');
+    if (g.runs) {
+      // only these statements wait for the completing round; the writes between them run every round
+      for (const run of g.runs) {
+        edits.push({ start: run.start, end: run.start, text: `if (!${local('suspended')}()) { `, order: OPEN_OUTER });
+        edits.push({ start: run.end, end: run.end, text: ' }', order: CLOSE_OUTER });
+      }
+      continue;
+    }
     edits.push({ start: g.blockStart + 1, end: g.blockStart + 1, text: ` if (!${local('suspended')}()) {`, order: OPEN_OUTER });
     edits.push({ start: g.blockEnd - 1, end: g.blockEnd - 1, text: '} ', order: CLOSE_OUTER });
   }

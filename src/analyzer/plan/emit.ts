@@ -7,7 +7,7 @@ import ts from '../../typescript.cjs';
 import type { FileIndex } from '../file-index.js';
 import { REASONS, type ReasonId } from '../reasons.js';
 import { statementOf, type FunctionEdits } from './flow-function.js';
-import type { FilePlan, PlanAsk, RuntimeName, Span } from './model.js';
+import type { FilePlan, PlanAsk, PlanFinallyGuard, RuntimeName, Span } from './model.js';
 import { emptyPlan, planEdits } from './model.js';
 import type { RegistrationSeam } from './seams.js';
 import { freshName } from './scope.js';
@@ -111,7 +111,9 @@ export class FileEmitter {
       this.used.add('isSuspension');
     }
     for (const g of e.finallyGuards) {
-      this.plan_.finallyGuards.push({ blockStart: this.at(g.blockStart), blockEnd: this.at(g.blockEnd) });
+      const guard: PlanFinallyGuard = { blockStart: this.at(g.blockStart), blockEnd: this.at(g.blockEnd) };
+      if (g.runs) guard.runs = g.runs.map((r) => this.span(r.start, r.end));
+      this.plan_.finallyGuards.push(guard);
       this.used.add('suspended');
     }
     if (e.asyncAt !== undefined) this.plan_.asyncInserts.push({ at: this.at(e.asyncAt) });

@@ -699,10 +699,16 @@ class FunctionPlanner {
     return found;
   }
 
-  private hasEffect(node: ts.Node): boolean {
+  /** With `besidesRepeatedWrites`, a write made again on each round is no effect itself (its parts may hold one). */
+  private hasEffect(node: ts.Node, besidesRepeatedWrites = false): boolean {
     let found = false;
     const visit = (n: ts.Node): void => {
       if (found || isFunctionLike(n)) return;
+      if (besidesRepeatedWrites && this.isRepeatedWrite(n)) {
+        if (ts.isCallExpression(n)) n.arguments.forEach(visit);
+        else visit(n.right);
+        return;
+      }
       if (ts.isExpression(n) && isEffect(n, this.scope, this.judge) && !isCapabilityRead(n)) found = true;
       else ts.forEachChild(n, visit);
     };
@@ -720,7 +726,7 @@ class FunctionPlanner {
     const trys = [...this.asking].filter((n): n is ts.TryStatement => ts.isTryStatement(n) && enclosingFunction(n) === fn).sort((a, b) => a.pos - b.pos);
     for (const t of trys) {
       const asks = this.asking.has(t.tryBlock) || (!!t.catchClause && this.asking.has(t.catchClause.block));
-      if (asks && t.finallyBlock) this.hasEffect(t.finallyBlock);
+      if (asks && t.finallyBlock && this.hasEffect(t.finallyBlock)) this.finallyRuns(t.finallyBlock);
     }
   }
 
@@ -753,8 +759,42 @@ class FunctionPlanner {
       this.out.catchGuards.push(guard);
     }
     if ((asksInTry || asksInCatch) && t.finallyBlock && this.hasEffect(t.finallyBlock)) {
-      this.out.finallyGuards.push({ blockStart: t.finallyBlock.getStart(), blockEnd: t.finallyBlock.end });
+      const runs = this.finallyRuns(t.finallyBlock);
+      if (runs === 'whole') this.out.finallyGuards.push({ blockStart: t.finallyBlock.getStart(), blockEnd: t.finallyBlock.end });
+      else if (runs.length > 0) this.out.finallyGuards.push({ blockStart: t.finallyBlock.getStart(), blockEnd: t.finallyBlock.end, runs });
     }
+  }
+
+  /**
+   * What of an effectful `finally` after an ask runs only on the round that completes (`suspended()` is
+   * false). A write made again on each round (`held.delete(env)`, `busy = false`: a plain assignment or a
+   * built-in collection's set/add/delete on state the function does not own, as before an ask) runs on
+   * every round: it undoes, on the replica of a round that stops to ask, what the same round made again
+   * before its ask (`held.add(env)`), which the legacy call undid in its one process. The other
+   * statements are guarded in runs; `'whole'` when every statement is one (the block guarded as a whole)
+   * or a guarded one declares a name (a run's block would hide it from the statements after it).
+   */
+  private finallyRuns(block: ts.Block): 'whole' | { start: number; end: number }[] {
+    const guarded = block.statements.map((st) => this.hasEffect(st, true));
+    if (guarded.every(Boolean)) return 'whole';
+    const runs: { start: number; end: number }[] = [];
+    for (const [i, st] of block.statements.entries()) {
+      if (!guarded[i]) continue;
+      if (ts.isVariableStatement(st) || ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) return 'whole';
+      if (i > 0 && guarded[i - 1]) runs[runs.length - 1].end = st.end;
+      else runs.push({ start: st.getStart(), end: st.end });
+    }
+    return runs;
+  }
+
+  /** A write made again on each round (`X = E` on state, `cache.set`/`seen.add`/`held.delete` on a built-in the function does not own): only its parts can hold effects. */
+  private isRepeatedWrite(n: ts.Node): n is ts.BinaryExpression | ts.CallExpression {
+    if (isAssignment(n)) return n.operatorToken.kind === ts.SyntaxKind.EqualsToken && isPlainChain(n.left);
+    if (!ts.isCallExpression(n)) return false;
+    const callee = unwrap(n.expression);
+    if (!ts.isPropertyAccessExpression(callee) || !REPLAYED_COLLECTION_WRITES.has(callee.name.text) || !isPlainChain(callee.expression)) return false;
+    const kind = collectionKind(callee.expression, this.context.checker());
+    return kind !== undefined && REPLAYED_COLLECTION_WRITES.get(callee.name.text)!.has(kind);
   }
 
   /** A name the function does not use yet. */

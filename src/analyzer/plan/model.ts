@@ -114,6 +114,8 @@ export interface PlanCatchGuard {
 export interface PlanFinallyGuard {
   blockStart: number;
   blockEnd: number;
+  /** Runs of its statements to guard, each `if (!suspended()) { … }`; absent: the whole block. */
+  runs?: Span[];
 }
 
 /** `X.getClientCapabilities()` → `(clientCapabilities() ?? X.getClientCapabilities())`. */
