@@ -757,6 +757,44 @@ export const FIXTURES: readonly E2eFixture[] = [
     valid: { approver: 'mallory' },
     invalid: { approver: 'm' },
   },
+  {
+    name: 'blind-short-circuit',
+    call: { kind: 'tool', name: 'purge_cdn', arguments: { zone: 'static.example.com' } },
+    scenarios: {
+      accept: 'Purged static.example.com (hard)',
+      decline: 'static.example.com not purged',
+      cancel: 'static.example.com not purged',
+      'invalid-then-valid': 'Purged static.example.com (hard)',
+    },
+    valid: { mode: 'hard', ok: true },
+    invalid: { mode: 'nuke', ok: true },
+    acceptRounds: 4,
+  },
+  {
+    name: 'blind-alias-ask',
+    call: { kind: 'tool', name: 'scale_service', arguments: { service: 'checkout' } },
+    scenarios: {
+      accept: 'checkout scaled to 4',
+      decline: 'checkout not scaled (decline)',
+      cancel: 'checkout not scaled (cancel)',
+      'invalid-then-valid': 'checkout scaled to 4',
+    },
+    valid: { replicas: 4 },
+    // in the schema's range, odd: refused by the server's own rule and asked again
+    invalid: { replicas: 3 },
+  },
+  {
+    name: 'blind-module-lock',
+    call: { kind: 'tool', name: 'deploy_env', arguments: { env: 'staging' } },
+    scenarios: {
+      accept: 'Deployed to staging',
+      decline: 'No deploy to staging (decline)',
+      cancel: 'No deploy to staging (cancel)',
+      'invalid-then-valid': 'Deployed to staging',
+    },
+    valid: { confirm: true },
+    invalid: { confirm: 'yes' },
+  },
 ];
 
 export function fixtureNamed(name: string): E2eFixture {
