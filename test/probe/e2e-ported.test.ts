@@ -52,8 +52,26 @@ afterAll(async () => {
   set?.remove();
 });
 
+/**
+ * Servers whose own check refuses every answer a black-box probe can invent, so the probe's flow cannot
+ * complete: a name off an allow list (the handler throws), an odd count (asked again until the 10-round
+ * cap). The probe must say so, by the round-trip check, and that is all it can say about them.
+ */
+const REFUSES_PROBE_ANSWERS: Readonly<Record<string, RegExp>> = {
+  'blind-policy-error': /failed after 1 answered round: error result: "probe answer may not approve production access"/,
+  'blind-alias-ask': /still asking after 10 answered rounds/,
+};
+
 describe(`probe against the e2e servers (ported by: ${portSource()}), two replicas`, () => {
-  for (const fixture of FIXTURES) {
+  for (const [name, summary] of Object.entries(REFUSES_PROBE_ANSWERS)) {
+    it(`${name}: the round trip fails on the server's own check of the probe's answers, and the probe says why`, () => {
+      const roundTrip = reports.get(name)!.calls[0].checks.find((k) => k.id === 'round-trip')!;
+      expect(roundTrip.status).toBe('fail');
+      expect(roundTrip.summary).toMatch(summary);
+    });
+  }
+
+  for (const fixture of FIXTURES.filter((f) => !(f.name in REFUSES_PROBE_ANSWERS))) {
     it(`${fixture.name}: no check fails, no warning`, () => {
       const report = reports.get(fixture.name)!;
       for (const call of report.calls) {
@@ -66,8 +84,9 @@ describe(`probe against the e2e servers (ported by: ${portSource()}), two replic
 
   it('on every server that asks an elicitation in its last round, the state checks ran and passed (not skipped)', () => {
     const attacked = ['replica', 'tamper', 'no-state', 'expired', 'missing-answer', 'decline', 'cancel', 'capability', 'ineligible', 'state-readable', 'state-size'];
-    // summarize and issue-wizard end on a sampling request, workspace-roots asks nothing
-    const asking = FIXTURES.filter((f) => !['summarize', 'issue-wizard', 'workspace-roots'].includes(f.name));
+    // summarize, issue-wizard, blind-email-draft and blind-explain-prompt end on a sampling request, workspace-roots asks nothing
+    const notAsking = ['summarize', 'issue-wizard', 'blind-email-draft', 'blind-explain-prompt', 'workspace-roots'];
+    const asking = FIXTURES.filter((f) => !notAsking.includes(f.name) && !(f.name in REFUSES_PROBE_ANSWERS));
     for (const fixture of asking) {
       const checks = reports.get(fixture.name)!.calls[0].checks;
       const notPassed = checks.filter((k) => attacked.includes(k.id) && k.status !== 'pass').map((k) => `${k.id}: ${k.summary}`);
