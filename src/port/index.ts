@@ -24,6 +24,7 @@ import { PackageHelpers } from './helper-plan.js';
 import { planPackageHelpers, type HelperWrite } from './helper-stage.js';
 import { TS_FLAVOR, helperFileName, type ClaimStoreKind } from '../runtime/template.js';
 import { importedPackages, updateManifest } from './manifest.js';
+import { v1ImportersOutside } from './outside-importers.js';
 import { findV1OnlyCalls, mayCallV1OnlyApis } from './v1-only-calls.js';
 import { foreignReceiverCalls, type ForeignCall } from './v1-foreign-receivers.js';
 import { settleForwardedContextComments } from './v1-forwarded-context.js';
@@ -376,7 +377,10 @@ async function port(options: RunPortOptions): Promise<PortResult> {
     if (failure) fail(wf, failure.message);
   }
 
-  const manifests = updateManifests([...work.values()], layout, helperPackages, { dryRun, writer, cwd, relOf });
+  // a package ported only in part keeps SDK v1 for the files the run did not scan
+  const migratedPackages = [...new Set([...work.values()].filter((wf) => wf.outcome.status === 'changed' && wf.outcome.v1Migrated).map((wf) => layout.packageRootOf(wf.abs)))];
+  const outside = await v1ImportersOutside(migratedPackages, new Set([...work.values()].map((wf) => wf.abs)), deps.discoverFiles, { cwd, ignore: options.ignore ?? [] });
+  const manifests = updateManifests([...work.values()], layout, helperPackages, { dryRun, writer, cwd, relOf, outside });
 
   const markerReasons: string[] = [];
   for (const wf of considered) {
@@ -486,7 +490,7 @@ function updateManifests(
   files: readonly WorkFile[],
   layout: PackageLayout,
   helperPackages: ReadonlyMap<string, ReadonlySet<string>>,
-  io: { dryRun: boolean; writer: Writer; cwd: string; relOf: (abs: string) => string },
+  io: { dryRun: boolean; writer: Writer; cwd: string; relOf: (abs: string) => string; outside: ReadonlyMap<string, readonly string[]> },
 ): ManifestOutcome[] {
   const changed = files.filter((wf) => wf.outcome.status === 'changed');
   const migrated = new Set(changed.filter((wf) => wf.outcome.v1Migrated).map((wf) => layout.packageRootOf(wf.abs)));
@@ -512,7 +516,8 @@ function updateManifests(
     }
     const raw = read.file.text;
     try {
-      const edit = updateManifest(raw, { imported, migratedV1: migrated.has(pkg), v1CallsLeft, helperPackages: helpers });
+      const v1ImportersOutside = (io.outside.get(pkg) ?? []).map(io.relOf);
+      const edit = updateManifest(raw, { imported, migratedV1: migrated.has(pkg), v1CallsLeft, helperPackages: helpers, v1ImportersOutside });
       if (!edit) continue;
       const { added, removed, unknown, updated, kept, notes } = edit;
       const outcome: ManifestOutcome = { file, status: 'would-write', added, removed, unknown, updated, kept, notes };

@@ -7,7 +7,7 @@
  *   `^2.4.0` wherever ported code or the helpers import it;
  * - a zod range that cannot reach 4.2 (SDK v2's floor; the codemod only warns) is raised to `^4.2.0`, with
  *   a note: the v2 code no longer compiles with zod 3;
- * - SDK v1 goes only when no file imports it and no file still calls an API v2 removed (`server.tool(…)`);
+ * - SDK v1 goes only when no file of the package imports it (scanned or not) and no file still calls an API v2 removed (`server.tool(…)`);
  *   otherwise it stays, and the report says which files keep it.
  * Formatting (indent, final newline, CRLF) and key order are kept (a sorted section stays sorted).
  */
@@ -63,6 +63,8 @@ export interface ManifestNeeds {
   v1CallsLeft?: readonly string[];
   /** Packages the helpers written for this package import (keys of HELPER_PACKAGE_VERSIONS): added where missing. */
   helperPackages?: ReadonlySet<string>;
+  /** Files (relative) of the package that the run did not scan and that import SDK v1: the v1 dependency stays for them. */
+  v1ImportersOutside?: readonly string[];
 }
 
 export interface ManifestEdit {
@@ -85,7 +87,7 @@ export interface ManifestEdit {
  * Throws on a package.json that is not a JSON object.
  */
 export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit | undefined {
-  const { imported, migratedV1, v1CallsLeft = [], helperPackages = new Set<string>() } = needs;
+  const { imported, migratedV1, v1CallsLeft = [], helperPackages = new Set<string>(), v1ImportersOutside = [] } = needs;
   const json = JSON.parse(raw) as Record<string, unknown>;
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('package.json is not a JSON object');
   const sections = SECTIONS.filter((name) => isRecord(json[name])).map((name) => [name, json[name] as Record<string, unknown>] as const);
@@ -146,8 +148,13 @@ export function updateManifest(raw: string, needs: ManifestNeeds): ManifestEdit 
 
   if (declaresV1) {
     const importers = roots.has(SDK_PACKAGES.v1);
-    if (!importers && v1CallsLeft.length === 0 && migratedV1) edit.removed.push(SDK_PACKAGES.v1);
+    const outside = v1ImportersOutside.length;
+    if (!importers && outside === 0 && v1CallsLeft.length === 0 && migratedV1) edit.removed.push(SDK_PACKAGES.v1);
     else if (importers) edit.kept.push({ name: SDK_PACKAGES.v1, reason: 'a source file still imports it' });
+    else if (outside > 0) {
+      const named = v1ImportersOutside.slice(0, 3).join(', ') + (outside > 3 ? ` and ${outside - 3} more` : '');
+      edit.kept.push({ name: SDK_PACKAGES.v1, reason: `still imported by files this run did not port (${named}); port them too, then remove it` });
+    }
     else if (v1CallsLeft.length > 0) edit.kept.push({ name: SDK_PACKAGES.v1, reason: `still called as v1 API (server.tool/prompt/resource) in ${v1CallsLeft.join(', ')}; migrate those calls, then remove it` });
   }
 

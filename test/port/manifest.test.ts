@@ -42,6 +42,16 @@ describe('updateManifest after an SDK v1 migration', () => {
 `);
   });
 
+  it('keeps SDK v1 while files the run did not scan import it, and names them', () => {
+    const edit = updateManifest(V1, { ...migrated('@modelcontextprotocol/server'), v1ImportersOutside: ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts'] })!;
+    expect(edit.removed).toEqual([]);
+    expect(edit.added).toEqual({ '@modelcontextprotocol/server': '^2.4.0' });
+    expect(edit.kept).toEqual([
+      { name: '@modelcontextprotocol/sdk', reason: 'still imported by files this run did not port (src/a.ts, src/b.ts, src/c.ts and 1 more); port them too, then remove it' },
+    ]);
+    expect(JSON.parse(edit.text).dependencies['@modelcontextprotocol/sdk']).toBe('1.32.2');
+  });
+
   it('adds the other v2 packages the codemod routes imports to (node, express, server-legacy), not "by hand"', () => {
     const edit = updateManifest(
       V1,

@@ -147,6 +147,21 @@ describe('port on an SDK v1 project (notes-v1)', () => {
     expect(tsc.status).toBe(0);
   }, 120_000);
 
+  it('ported in part (one file named), keeps SDK v1 in package.json for the files it did not scan', async () => {
+    dir = copyFixture('projects', 'notes-v1');
+    const result = await runPort({ cwd: dir, paths: ['src/server.ts'] });
+    expect(result.summary).toMatchObject({ failed: 0, v1Migrated: 1 });
+    expect(read('src/admin.ts')).toContain('@modelcontextprotocol/sdk');
+    const pkg = JSON.parse(read('package.json'));
+    expect(pkg.dependencies['@modelcontextprotocol/sdk']).toBeDefined();
+    expect(pkg.dependencies['@modelcontextprotocol/server']).toBe('^2.4.0');
+    const [manifest] = result.manifests;
+    expect(manifest.removed).toEqual([]);
+    expect(manifest.kept).toEqual([
+      { name: '@modelcontextprotocol/sdk', reason: 'still imported by files this run did not port (src/admin.ts, src/main.ts); port them too, then remove it' },
+    ]);
+  }, 120_000);
+
   it('--skip-v1 leaves every v1 file alone, one report line each', async () => {
     dir = copyFixture('projects', 'notes-v1');
     const before = snapshot(dir);
