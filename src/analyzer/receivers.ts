@@ -74,10 +74,11 @@ export class ReceiverResolver {
    */
   ownsMethod(receiver: ts.Expression, name: string, file: FileIndex): boolean {
     // an instance of a class the repository writes, which declares the method and extends nothing
-    // (`this.requestManager.elicitInput(this.server, p)` with `this.requestManager = new RequestManager()`).
+    // (`this.requestManager.elicitInput(this.server, p)` with `this.requestManager = new RequestManager()`),
+    // or a value whose written type is such a class (`manager: SamplingManager | null`, a typed parameter).
     // Not for the raw request names: a repository's own transport class declares `send`, and what it
     // sends (a hand-built `elicitation/create`) goes to the client (cloudflare/agents' McpAgent)
-    if (!RAW_REQUEST_METHODS.has(name) && ownsMethodBySyntax(this.project, receiver, name, file)) return true;
+    if (!RAW_REQUEST_METHODS.has(name) && (ownsMethodBySyntax(this.project, receiver, name, file) || this.classImplements(receiver, name, file))) return true;
     let x = stripWrappers(receiver);
     if (ts.isIdentifier(x)) {
       const b = resolveBinding(x, x.text);
@@ -100,6 +101,21 @@ export class ReceiverResolver {
       const o = stripWrappers(r);
       return ts.isObjectLiteralExpression(o) && declaresOwnFunction(o, name);
     });
+  }
+
+  /**
+   * `this.manager.requestSampling(…)` over `manager: SamplingManager | null` (a field, a parameter
+   * property, a typed parameter or variable) or a value made with `new SamplingManager()`: the
+   * repository's own class implements `name` (a method with a body, its own or a repo base class's),
+   * so the call is that method, not the SDK's. An interface or type literal that only declares the
+   * method is a structural stand-in for the SDK object and does not count.
+   */
+  private classImplements(receiver: ts.Expression, name: string, file: FileIndex): boolean {
+    const made = madeWith(receiver);
+    const cls = made ? this.typeDeclaration(made, file) : undefined;
+    const owner = cls ? undefined : this.declaredTypeOfValue(receiver, file, 0);
+    const method = cls ? this.methodOfDeclaration(cls.node as TypeDeclaration, name, cls.file, 0) : owner ? this.methodOf(owner.node, name, owner.file, 0) : undefined;
+    return !!method && ts.isMethodDeclaration(method.decl) && !!method.decl.body && ts.isClassDeclaration(method.decl.parent);
   }
 
   /** The role the value of `expr` (in `file`) plays, when syntax shows it. */
