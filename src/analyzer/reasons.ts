@@ -62,6 +62,10 @@ export const REASONS = {
     portability: 'manual',
     advice: 'A timer is started before the ask (setInterval/setTimeout) and lives across it: between rounds no process holds the call, and the next round may run on another replica, so the timer would fire, or never be cleared, on the replica that started it. Start it after the last answer (a progress heartbeat is not needed while the client holds the question), or port by hand.',
   },
+  'state-across-ask': {
+    portability: 'manual',
+    advice: 'Outer state (a module or closure variable, a field of this) is set before the ask and set back in a finally after it: a flag or a lock held while the client answers. Between rounds no process holds the call: ported, the finally runs only on the round that completes, so a round that is never retried, or is retried on another replica, leaves the state set on the replica that set it (a busy flag would refuse every later call there); run on every round, it would clear the state while the client still holds the question. Decide what the state means across rounds (drop the guard, or keep it where every replica sees it and give it an expiry), then port by hand.',
+  },
   'narrowed-state': {
     portability: 'manual',
     advice: 'Outer state the file writes elsewhere (a module variable, a field of this, a member of a module object) is read before the ask where a check (typeof, a discriminant, instanceof) narrowed it to a type the port does not write there (one with methods, a type parameter, a name not in scope there): the read must be memoized for the retry, and the memo would lose the narrowing. Copy the state into a local const before the check (const job = this.job) and check the local, then re-run the port.',

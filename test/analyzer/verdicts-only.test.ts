@@ -66,6 +66,11 @@ describe('verdicts only (plan.edits false): the edit-time refusals still refuse'
     expect(verdictOf(report)).toEqual({ portability: 'manual', reasons: ['timer-across-ask'] });
   });
 
+  it('a module flag set before the ask and set back in finally', () => {
+    const report = bothWays({ 'src/server.ts': server([`if (busy) return { content: [] };`, `busy = true;`, `try {`, `  const a = ${ELICIT};`, `  return { content: [{ type: 'text', text: a.action }] };`, `} finally {`, `  busy = false;`, `}`], [`let busy = false;`]) });
+    expect(verdictOf(report)).toEqual({ portability: 'manual', reasons: ['state-across-ask'] });
+  });
+
   it('a closure made before the ask and called after it', () => {
     const report = bothWays({ 'src/server.ts': server([`const stop = startAudit();`, `const a = ${ELICIT};`, `stop();`, `return { content: [{ type: 'text', text: a.action }] };`]) });
     expect(verdictOf(report)).toEqual({ portability: 'manual', reasons: ['not-carryable'] });

@@ -726,7 +726,10 @@ class FunctionPlanner {
     const trys = [...this.asking].filter((n): n is ts.TryStatement => ts.isTryStatement(n) && enclosingFunction(n) === fn).sort((a, b) => a.pos - b.pos);
     for (const t of trys) {
       const asks = this.asking.has(t.tryBlock) || (!!t.catchClause && this.asking.has(t.catchClause.block));
-      if (asks && t.finallyBlock && this.hasEffect(t.finallyBlock)) this.finallyRuns(t.finallyBlock);
+      if (asks && t.finallyBlock && this.hasEffect(t.finallyBlock)) {
+        this.finallyRuns(t.finallyBlock);
+        this.stateHeldAcross(t);
+      }
     }
   }
 
@@ -762,6 +765,7 @@ class FunctionPlanner {
       const runs = this.finallyRuns(t.finallyBlock);
       if (runs === 'whole') this.out.finallyGuards.push({ blockStart: t.finallyBlock.getStart(), blockEnd: t.finallyBlock.end });
       else if (runs.length > 0) this.out.finallyGuards.push({ blockStart: t.finallyBlock.getStart(), blockEnd: t.finallyBlock.end, runs });
+      this.stateHeldAcross(t);
     }
   }
 
@@ -795,6 +799,51 @@ class FunctionPlanner {
     if (!ts.isPropertyAccessExpression(callee) || !REPLAYED_COLLECTION_WRITES.has(callee.name.text) || !isPlainChain(callee.expression)) return false;
     const kind = collectionKind(callee.expression, this.context.checker());
     return kind !== undefined && REPLAYED_COLLECTION_WRITES.get(callee.name.text)!.has(kind);
+  }
+
+  /**
+   * Outer state (a module or closure variable, a member of one, a field of `this`) the function writes
+   * before an ask of `t` and writes again in `t`'s `finally`: a flag or a lock held while the client
+   * answers (`busy = true; try { await ask } finally { busy = false }`). Ported, the write before the ask
+   * runs on a round that stops to ask and the `finally` does not (it runs once, when the call completes),
+   * so a round that is never retried, or is retried on another replica, leaves the state set on the
+   * replica that set it: a busy flag would refuse every later call there. Running the `finally` each
+   * round instead would clear it while the client still holds the question. `state-across-ask`.
+   */
+  private stateHeldAcross(t: ts.TryStatement): void {
+    if (!t.finallyBlock || !this.flow.fn.body) return;
+    const asks = [...this.flow.askPoints.keys()].filter((n) => n.pos >= t.pos && n.end <= t.finallyBlock!.pos).map((n) => n.getStart());
+    if (asks.length === 0) return;
+    const firstAsk = Math.min(...asks);
+    const reset = this.outerWrites(t.finallyBlock);
+    if (reset.size === 0) return;
+    const before = this.outerWrites(this.flow.fn.body, firstAsk);
+    const held = [...reset].filter((k) => before.has(k));
+    if (held.length > 0) this.out.blocking.push({ reason: 'state-across-ask', detail: held.map((k) => `\`${k}\``).join(', ') });
+  }
+
+  /** The outer state `node` assigns (`x = …`, `x++`, `this.a.b = …`), by its written path; in this function's own code, before `until` when given. */
+  private outerWrites(node: ts.Node, until = Infinity): Set<string> {
+    const out = new Set<string>();
+    const visit = (n: ts.Node): void => {
+      if (n.pos >= until || (n !== this.flow.fn && isFunctionLike(n))) return;
+      const target = isAssignment(n) ? n.left : (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) ? n.operand : undefined;
+      const key = target && n.end <= until ? this.outerPath(target) : undefined;
+      if (key) out.add(key);
+      ts.forEachChild(n, visit);
+    };
+    visit(node);
+    return out;
+  }
+
+  /** `x`, `this.a`, `state.busy`: the written path of a target that is not the function's own (not a local, not a parameter's member). */
+  private outerPath(target: ts.Expression): string | undefined {
+    const t = unwrap(target);
+    if (!ts.isIdentifier(t) && !ts.isPropertyAccessExpression(t)) return undefined;
+    const chain = memberChain(t);
+    if (chain.length === 0 || chain.includes('?')) return undefined;
+    if (chain[0] === 'this') return chain.length > 1 ? chain.join('.') : undefined;
+    return this.scope.isLocal(chain[0]) ? undefined : chain.join('.');
   }
 
   /** A name the function does not use yet. */
