@@ -64,7 +64,7 @@ export const REASONS = {
   },
   'state-across-ask': {
     portability: 'manual',
-    advice: 'Outer state (a module or closure variable, a field of this) is set before the ask and set back in a finally after it: a flag or a lock held while the client answers. Between rounds no process holds the call: ported, the finally runs only on the round that completes, so a round that is never retried, or is retried on another replica, leaves the state set on the replica that set it (a busy flag would refuse every later call there); run on every round, it would clear the state while the client still holds the question. Decide what the state means across rounds (drop the guard, or keep it where every replica sees it and give it an expiry), then port by hand.',
+    advice: 'Outer state (a module or closure variable, a field of this, an entry of a Map, Set or array held there) is set before the ask and set back or removed in a finally after it: a flag, a lock or a parked entry held while the client answers. Between rounds no process holds the call: ported, the finally runs only on the round that completes, so a round that is never retried, or is retried on another replica, leaves the state set on the replica that set it (a busy flag would refuse every later call there); run on every round, it would clear the state while the client still holds the question. Decide what the state means across rounds (drop the guard, or keep it where every replica sees it and give it an expiry), then port by hand.',
   },
   'narrowed-state': {
     portability: 'manual',

@@ -11,7 +11,7 @@ import ts from '../../typescript.cjs';
 import { enclosingFunction, isFunctionLike, isLoop, memberChain, outerParent, unwrap } from '../ast.js';
 import type { FileIndex } from '../file-index.js';
 import type { ReasonId } from '../reasons.js';
-import { GLOBAL_OBJECTS, REPLAYED_COLLECTION_WRITES, TIMER_STARTS } from './builtins.js';
+import { BUILTIN_MUTATOR_NAMES, BUILTIN_MUTATORS, GLOBAL_OBJECTS, REPLAYED_COLLECTION_WRITES, TIMER_STARTS } from './builtins.js';
 import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './carry.js';
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
 import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
@@ -803,8 +803,9 @@ class FunctionPlanner {
 
   /**
    * Outer state (a module or closure variable, a member of one, a field of `this`) the function writes
-   * before an ask of `t` and writes again in `t`'s `finally`: a flag or a lock held while the client
-   * answers (`busy = true; try { await ask } finally { busy = false }`). Ported, the write before the ask
+   * before an ask of `t` and writes again in `t`'s `finally`: a flag, a lock or an entry of a collection
+   * held while the client answers (`busy = true; try { await ask } finally { busy = false }`,
+   * `pending.set(id, notify)` … `finally { pending.delete(id) }`). Ported, the write before the ask
    * runs on a round that stops to ask and the `finally` does not (it runs once, when the call completes),
    * so a round that is never retried, or is retried on another replica, leaves the state set on the
    * replica that set it: a busy flag would refuse every later call there. Running the `finally` each
@@ -827,13 +828,21 @@ class FunctionPlanner {
     const out = new Set<string>();
     const visit = (n: ts.Node): void => {
       if (n.pos >= until || (n !== this.flow.fn && isFunctionLike(n))) return;
-      const target = isAssignment(n) ? n.left : (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) ? n.operand : undefined;
+      const target = isAssignment(n) ? n.left : (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) ? n.operand : ts.isCallExpression(n) ? this.mutatedCollection(n) : undefined;
       const key = target && n.end <= until ? this.outerPath(target) : undefined;
       if (key) out.add(key);
       ts.forEachChild(n, visit);
     };
     visit(node);
     return out;
+  }
+
+  /** `pending.set(id, …)`, `this.flows.delete(id)`: the built-in collection (by the checker's type) a mutator call changes. */
+  private mutatedCollection(call: ts.CallExpression): ts.Expression | undefined {
+    const callee = unwrap(call.expression);
+    if (!ts.isPropertyAccessExpression(callee) || !BUILTIN_MUTATOR_NAMES.has(callee.name.text)) return undefined;
+    const kind = collectionKind(callee.expression, this.context.checker());
+    return kind !== undefined && BUILTIN_MUTATORS[kind]?.includes(callee.name.text) ? callee.expression : undefined;
   }
 
   /** `x`, `this.a`, `state.busy`: the written path of a target that is not the function's own (not a local, not a parameter's member). */
