@@ -818,31 +818,42 @@ class FunctionPlanner {
     const firstAsk = Math.min(...asks);
     const reset = this.outerWrites(t.finallyBlock);
     if (reset.size === 0) return;
-    const before = this.outerWrites(this.flow.fn.body, firstAsk);
+    const before = this.outerWrites(this.flow.fn.body, firstAsk, reset);
     const held = [...reset].filter((k) => before.has(k));
     if (held.length > 0) this.out.blocking.push({ reason: 'state-across-ask', detail: held.map((k) => `\`${k}\``).join(', ') });
   }
 
-  /** The outer state `node` assigns (`x = …`, `x++`, `this.a.b = …`), by its written path; in this function's own code, before `until` when given. */
-  private outerWrites(node: ts.Node, until = Infinity): Set<string> {
+  /**
+   * The outer state `node` writes (`x = …`, `x++`, `this.a.b = …`, `pending.delete(id)`), by its written
+   * path; in this function's own code, before `until` when given, and only the paths in `among` when given.
+   */
+  private outerWrites(node: ts.Node, until = Infinity, among?: ReadonlySet<string>): Set<string> {
     const out = new Set<string>();
     const visit = (n: ts.Node): void => {
       if (n.pos >= until || (n !== this.flow.fn && isFunctionLike(n))) return;
-      const target = isAssignment(n) ? n.left : (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) ? n.operand : ts.isCallExpression(n) ? this.mutatedCollection(n) : undefined;
-      const key = target && n.end <= until ? this.outerPath(target) : undefined;
-      if (key) out.add(key);
+      if (n.end <= until) {
+        const key = this.writtenPath(n, among);
+        if (key) out.add(key);
+      }
       ts.forEachChild(n, visit);
     };
     visit(node);
     return out;
   }
 
-  /** `pending.set(id, …)`, `this.flows.delete(id)`: the built-in collection (by the checker's type) a mutator call changes. */
-  private mutatedCollection(call: ts.CallExpression): ts.Expression | undefined {
-    const callee = unwrap(call.expression);
+  /** The outer path `n` writes: an assignment's or update's target, or the built-in collection (by the checker's type) a mutator call changes. */
+  private writtenPath(n: ts.Node, among: ReadonlySet<string> | undefined): string | undefined {
+    const counted = (key: string | undefined): string | undefined => (key !== undefined && (!among || among.has(key)) ? key : undefined);
+    if (isAssignment(n)) return counted(this.outerPath(n.left));
+    if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)) return counted(this.outerPath(n.operand));
+    if (!ts.isCallExpression(n)) return undefined;
+    const callee = unwrap(n.expression);
     if (!ts.isPropertyAccessExpression(callee) || !BUILTIN_MUTATOR_NAMES.has(callee.name.text)) return undefined;
+    const key = counted(this.outerPath(callee.expression));
+    if (!key) return undefined;
+    // the checker only for a path that counts: `pending.delete(id)` over a `Map`, not a client's `delete`
     const kind = collectionKind(callee.expression, this.context.checker());
-    return kind !== undefined && BUILTIN_MUTATORS[kind]?.includes(callee.name.text) ? callee.expression : undefined;
+    return kind !== undefined && BUILTIN_MUTATORS[kind]?.includes(callee.name.text) ? key : undefined;
   }
 
   /** `x`, `this.a`, `state.busy`: the written path of a target that is not the function's own (not a local, not a parameter's member). */
