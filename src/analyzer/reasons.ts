@@ -70,6 +70,10 @@ export const REASONS = {
     portability: 'manual',
     advice: 'Outer state the file writes elsewhere (a module variable, a field of this, a member of a module object) is read before the ask where a check (typeof, a discriminant, instanceof) narrowed it to a type the port does not write there (one with methods, a type parameter, a name not in scope there): the read must be memoized for the retry, and the memo would lose the narrowing. Copy the state into a local const before the check (const job = this.job) and check the local, then re-run the port.',
   },
+  'array-write-across-ask': {
+    portability: 'manual',
+    advice: 'An array the handler does not own (a module array, a closure\'s, a field of this) is changed in place before the ask (push, unshift, splice, sort, …, directly or in a function it calls) and read after the answer: the change runs once, on the replica of the round that reached it, and the round that reads it may run on another replica, which never saw it; made again on each round it would add again. Make the change after the last answer, or keep the array in a store every replica shares, then re-run the port.',
+  },
   'not-async': {
     portability: 'manual',
     advice: 'A function on the way to the ask is not async (a generator, accessor or constructor, or one typed to return a non-Promise) but must await what runs before the ask: make it an async function returning a Promise, then re-run the port.',

@@ -67,7 +67,7 @@ describe('fixtures/sites and fixtures/analyzer: analyzer agrees with each @expec
     expect([...seen.handlers].sort()).toEqual(['prompt', 'resource', 'tool']);
     expect([...seen.verdicts].sort()).toEqual(['auto', 'guarded', 'manual', 'unportable']);
     // the port's plan attaches these (to sites of shapes fixtures/sites does not hold, or to its markers)
-    const portOnly = new Set(['dynamic-request', 'wrapped-handler', 'nested-callback', 'roots-retired', 'not-carryable', 'timer-across-ask', 'state-across-ask', 'narrowed-state', 'not-async', 'handler-not-ported', 'recomputed-value', 'unread-private-member', 'unknown-handler-shape']);
+    const portOnly = new Set(['dynamic-request', 'wrapped-handler', 'nested-callback', 'roots-retired', 'not-carryable', 'timer-across-ask', 'state-across-ask', 'narrowed-state', 'array-write-across-ask', 'not-async', 'handler-not-ported', 'recomputed-value', 'unread-private-member', 'unknown-handler-shape']);
     expect(Object.keys(REASONS).filter((id) => !portOnly.has(id) && !seen.reasons.has(id))).toEqual([]);
     expect([...seen.reasons].filter((id) => portOnly.has(id) && !['dynamic-request', 'wrapped-handler', 'nested-callback'].includes(id))).toEqual([]);
   });

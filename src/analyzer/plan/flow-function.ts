@@ -16,6 +16,7 @@ import { carryableValue, isDataType, isObjectValue, isPromiseValue } from './car
 import { isAssignment, isEffect, rootIdentifier, shadowed, type EffectJudge } from './effects.js';
 import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
 import { aliasedStateRead, collectionKind } from './aliased-state.js';
+import { arrayWriteAcrossAsk, type ArrayWriteAcrossAsk } from './array-writes.js';
 import { projectedReads, type SnapshotRead } from './projected-values.js';
 import { narrowedPaths, narrowedReads } from './narrowing.js';
 import { OuterStateReads, rootsAssignedByText, wholeChainOf, type OuterStateRead } from './outer-state.js';
@@ -141,6 +142,8 @@ class FunctionPlanner {
   private readonly outerState: OuterStateReads;
   private readonly out: FunctionEdits = { memos: [], snapshots: [], catchGuards: [], finallyGuards: [], nonNullReads: [], castReads: [], recomputed: [], blocking: [] };
   private readonly outerStateMemos: ts.Expression[] = [];
+  /** Outer arrays already named by an `array-write-across-ask` entry. */
+  private readonly arraysWrittenAcross = new Set<string>();
   /** Effects memoized (`out.memos` holds them unless only verdicts are asked for). */
   private memoCount = 0;
 
@@ -466,6 +469,13 @@ class FunctionPlanner {
       this.out.blocking.push({ reason: 'timer-across-ask', detail: `\`${timer}\`` });
       return;
     }
+    const arrayWrite = this.arrayWriteAcrossAsk(e);
+    if (arrayWrite) {
+      // one entry per array: its first change before the ask says enough
+      if (!this.arraysWrittenAcross.has(arrayWrite.array)) this.out.blocking.push({ reason: 'array-write-across-ask', detail: arrayWrite.detail });
+      this.arraysWrittenAcross.add(arrayWrite.array);
+      return;
+    }
     // `void job()`: started and not waited for (fire and forget). The memo holds the whole `void`
     // expression, so the thunk returns at once (the journal keeps `undefined`) and the round does not
     // wait for the job, which runs once, on the round that reaches it, as the legacy code ran it
@@ -580,6 +590,25 @@ class FunctionPlanner {
     // only a kept handle is held across the ask (to be cleared after it); a timer nobody keeps is judged
     // like any other call (a URL elicitation's simulated callback, a delayed log)
     return keepsValue(e) ? chain.join('.') : undefined;
+  }
+
+  /**
+   * An outer array the memoized `e` changes in place (itself or through a function it calls), which this
+   * function reads after a later answer (array-writes.ts): memoized, the change holds only on the replica
+   * of its round; made again, it adds again. Needs the checker (which values are arrays).
+   */
+  private arrayWriteAcrossAsk(e: ts.Expression): ArrayWriteAcrossAsk | undefined {
+    const checker = this.context.checker();
+    if (!checker || !(ts.isCallExpression(unwrap(e)) || ts.isAwaitExpression(e))) return undefined;
+    return arrayWriteAcrossAsk(e, { fn: this.flow.fn, checker, isLocal: (name) => this.scope.isLocal(name), answeredAfter: (node) => this.answeredAfter(node) });
+  }
+
+  /** Where this function is past the first answer after `node`: a later ask point's end, or the start of a loop with asks around it. */
+  private answeredAfter(node: ts.Node): number | undefined {
+    let from: number | undefined;
+    for (const point of this.flow.askPoints.values()) if (point.node.getStart() >= node.end) from = Math.min(from ?? Infinity, point.awaitEnd);
+    for (const loop of this.loopsWithAsks) if (node.pos >= loop.pos && node.end <= loop.end) from = Math.min(from ?? Infinity, loop.getStart());
+    return from;
   }
 
   /** The arguments of a value computed again each round still run before the ask: judge them on their own. */

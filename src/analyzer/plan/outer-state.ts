@@ -279,12 +279,29 @@ function cached<T>(answers: Map<ts.Node, T | null>, key: ts.Node, compute: () =>
 }
 
 /** One piece of outer state: its binding's symbol (or the class whose `this` it is) and the member path. */
-interface StateRef {
+export interface StateRef {
   owner: ts.Symbol | ts.ClassLikeDeclaration;
   segments: string[];
 }
 
-function sameState(a: StateRef, b: StateRef): boolean {
+/**
+ * The state a member chain reaches (`history`, `this.items`, `store.log[0]`): its root's symbol (an import
+ * resolved to what it imports, so a helper of another file and the handler name one state) or the class of
+ * `this`, and the member path. Whether the state is the function's own is the caller's question.
+ */
+export function stateRefOf(e: ts.Expression, checker: ts.TypeChecker): StateRef | undefined {
+  const path = pathOf(e);
+  if (!path) return undefined;
+  if (!ts.isIdentifier(path.root)) {
+    const cls = thisClass(path.root);
+    return cls ? { owner: cls, segments: path.segments } : undefined;
+  }
+  let symbol = checker.getSymbolAtLocation(path.root);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  return symbol ? { owner: symbol, segments: path.segments } : undefined;
+}
+
+export function sameState(a: StateRef, b: StateRef): boolean {
   return a.owner === b.owner && overlaps(a.segments, b.segments);
 }
 
