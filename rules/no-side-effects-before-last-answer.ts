@@ -7,10 +7,12 @@ import { closure, nextAskInSource, reachesAnAsk, trackRounds } from './lib/round
 import type { Frame, PathEvent } from './lib/round-paths.js';
 import { EFFECT_OPTION_PROPERTIES, effectPatterns, within } from './lib/side-effects.js';
 import { isReplayedCollectionWrite } from './lib/collection-writes.js';
+import { arrayReadFrom, arraysChangedBy } from './lib/array-writes.js';
+import { findVariable } from './lib/resolve.js';
 import { createRule } from './create-rule.js';
 
 export type Options = [{ pureCallees?: string[]; effectCallees?: string[] }];
-export type MessageIds = 'beforeAsk' | 'duringAsk' | 'beforeFlowAsk';
+export type MessageIds = 'beforeAsk' | 'duringAsk' | 'beforeFlowAsk' | 'arrayWriteAcrossAsk';
 
 export default createRule<Options, MessageIds>({
   name: 'no-side-effects-before-last-answer',
@@ -28,6 +30,8 @@ export default createRule<Options, MessageIds>({
         'This {{what}} runs on the round that returns inputRequired(...) (line {{askLine}}), so it runs again on every round. Compute it after the last answer is read.',
       beforeFlowAsk:
         'This {{what}} runs again on every round until the answer at line {{askLine}} arrives: a resumable handler replays from the top, and only `once(() => ...)` calls are taken from the journal. Wrap it: `await once(() => ...)`, or move it after the last answer.',
+      arrayWriteAcrossAsk:
+        'This memoized call changes `{{array}}` in place, and `{{array}}` is read after the answer at line {{askLine}} (line {{readLine}}): the change runs once, on the replica of the round that made it, and the round that reads it may run on another replica, which never saw it (made again each round, it would add again). Make the change after the last answer, or keep the array in a store every replica shares.',
     },
     schema: [
       {
@@ -45,7 +49,11 @@ export default createRule<Options, MessageIds>({
     const reported = new Set<TSESTree.Node>();
     const { listeners } = trackRounds(sourceCode, {
       patterns: effectPatterns(options),
-      onAskingFunctionEnd: judge,
+      onAskingFunctionEnd: (frame) => {
+        judge(frame);
+        judgeArrayWrites(frame);
+      },
+      markOf: (call) => (flowExportOf(sourceCode, call.callee) === 'once' ? ONCE : undefined),
     });
     return listeners;
 
@@ -86,6 +94,27 @@ export default createRule<Options, MessageIds>({
       }
     }
 
+    /** `await once(() => history.push(e))`, then a runtime ask, then `history` read: reported at the memo. */
+    function judgeArrayWrites(frame: Frame): void {
+      for (const memo of frame.marks) {
+        if (memo.tag !== ONCE || memo.node.type !== AST_NODE_TYPES.CallExpression) continue;
+        const thunk = memo.node.arguments[0];
+        if (!thunk) continue;
+        const ask = frame.asks.filter((a) => a.kind === 'flow' && a.node.range[0] >= memo.node.range[1]).sort((a, b) => a.node.range[0] - b.node.range[0])[0];
+        if (!ask) continue;
+        for (const array of arraysChangedBy(sourceCode, thunk, frame.node)) {
+          const read = arrayReadFrom(array, frame.node, ask.node.range[1]);
+          if (!read) continue;
+          context.report({
+            node: memo.node,
+            messageId: 'arrayWriteAcrossAsk',
+            data: { array: array.text, askLine: String(ask.node.loc.start.line), readLine: String(read.loc.start.line) },
+          });
+          break;
+        }
+      }
+    }
+
     function report(effect: PathEvent & { readonly what: string }, messageId: MessageIds, ask: PathEvent): void {
       reported.add(effect.node);
       context.report({
@@ -96,6 +125,9 @@ export default createRule<Options, MessageIds>({
     }
   },
 });
+
+/** The mark of a `once(…)` call (judgeArrayWrites). */
+const ONCE = 'once';
 
 function mentionsAsk(text: string): boolean {
   return text.includes(MRTR_API.inputRequired) || text.includes(MRTR_API.resultType) || text.includes(FLOW_HINT);
@@ -111,7 +143,7 @@ function isStateNonce(node: TSESTree.Node, ask: TSESTree.Node): boolean {
 }
 
 /**
- * `x = await once(…)` or `x = <literal>`: a plain assignment whose value is the same on every round, so
+ * `x = await once(…)`, `x = <literal>` or `x = <parameter>`: a plain assignment whose value is the same on every round, so
  * making it again on a replay (as the port does, so that whichever replica runs the next round holds what
  * the call wrote) changes nothing. A write that adds to the old value (`n++`, `n += 1`) is not one.
  */
@@ -120,8 +152,14 @@ function isReplayStableWrite(sourceCode: Parameters<typeof flowExportOf>[0], nod
   const value = unwrap(node.right);
   if (value.type === AST_NODE_TYPES.Literal) return true;
   if (value.type === AST_NODE_TYPES.TemplateLiteral) return value.expressions.length === 0;
-  if (value.type === AST_NODE_TYPES.Identifier) return value.name === 'undefined';
+  if (value.type === AST_NODE_TYPES.Identifier) return value.name === 'undefined' || isUnchangedParameter(sourceCode, value);
   return isOnceAwait(sourceCode, value);
+}
+
+/** A parameter never assigned (`slots[index] = name` with the handler's `name`): the request's arguments are the same on every round. */
+function isUnchangedParameter(sourceCode: Parameters<typeof flowExportOf>[0], id: TSESTree.Identifier): boolean {
+  const variable = findVariable(sourceCode, id);
+  return variable?.defs.length === 1 && variable.defs[0].type === 'Parameter' && variable.references.every((r) => !r.isWrite());
 }
 
 /** `await once(…)`: the journalled value, the same on every round. */

@@ -66,7 +66,7 @@ export function portSource(): PortSource {
   return process.env.E2E_PORT_SOURCE === 'expected' ? 'expected' : 'transform';
 }
 
-export function fixturePath(name: string, variant: 'input' | 'expected'): string {
+export function fixturePath(name: string, variant: 'input' | 'expected' | 'memoized'): string {
   return join(FIXTURE_DIR, `${name}.${variant}.ts`);
 }
 
@@ -97,17 +97,26 @@ function expectedPort(name: string, codec: Codec): string {
  * (inside the repo so `@modelcontextprotocol/server` and zod resolve from its node_modules).
  */
 export async function preparePortedSet(names: readonly string[], codec: Codec = 'aead'): Promise<PortedSet> {
+  const source = portSource();
+  const texts = new Map<string, string>();
+  for (const name of names) texts.set(name, source === 'transform' ? await portedFixture(name, codec) : expectedPort(name, codec));
+  return setOfModules(texts, source, codec);
+}
+
+/**
+ * A set of given module texts (mount → text, written as `<mount>.ported.ts`) with the runtime files and
+ * the contract, as preparePortedSet writes them: for a test that serves hand-written modules side by side.
+ */
+export function setOfModules(texts: ReadonlyMap<string, string>, source: PortSource, codec: Codec = 'aead'): PortedSet {
   mkdirSync(join(REPO_ROOT, '.tmp'), { recursive: true });
   const dir = mkdtempSync(join(REPO_ROOT, '.tmp', 'e2e-'));
-  const source = portSource();
   // the runtime files exactly as `port` writes them next to a user's sources (the flow seals through the codec's file)
   copyFileSync(join(REPO_ROOT, 'src/runtime', RUNTIME_FILES[codec]), join(dir, RUNTIME_FILES[codec]));
   writeFileSync(join(dir, FLOW_FILE), flowRuntimeFor(codec));
   writeFileSync(join(dir, CLAIMS_FILE), flowRuntimeFor(codec, CLAIMS_FILE));
   copyFileSync(join(HERE, 'contract.ts'), join(dir, 'contract.ts'));
   const ported = new Map<string, string>();
-  for (const name of names) {
-    const text = source === 'transform' ? await portedFixture(name, codec) : expectedPort(name, codec);
+  for (const [name, text] of texts) {
     const file = join(dir, `${name}.ported.ts`);
     writeFileSync(file, text);
     ported.set(name, file);

@@ -239,8 +239,62 @@ async function h(ctx: Ctx) {
   await db.insert(1);
   return askConfirm();
 }`,
+    // Valid because: an outer array changed once before the ask (memoized) that the handler does not read
+    // after the answer: the change runs once, on the replica of that round, as the legacy call ran it once;
+    // a local array is the call's own data, and a further push after the answer is a change, not a read.
+    `
+import { elicit, once, resumable } from './mrtr-flow.js';
+const audit: string[] = [];
+server.registerTool('drop', {}, resumable('drop', async ({ page }, ctx) => {
+  await once(() => audit.push(\`asked \${page}\`));
+  const mine: string[] = [];
+  await once(() => mine.push(page));
+  const answer = await elicit({ message: page, requestedSchema });
+  audit.push(\`answered \${page}\`);
+  return { content: [{ type: 'text', text: \`\${answer.action} \${mine.length}\` }] };
+}));`,
   ],
   invalid: [
+    // Invalid because: the memoized push onto a module array holds only on the replica of its round, and the
+    // handler reads the array after the answer (the port leaves such a handler manual, array-write-across-ask).
+    {
+      code: `
+import { elicit, once, resumable } from './mrtr-flow.js';
+const history: string[] = [];
+server.registerTool('remember', {}, resumable('remember', async ({ entry }, ctx) => {
+  await once(() => history.push(entry));
+  const answer = await elicit({ message: entry, requestedSchema });
+  return { content: [{ type: 'text', text: \`\${answer.action}: \${history.join(', ')}\` }] };
+}));`,
+      errors: [{ messageId: 'arrayWriteAcrossAsk', line: 5, data: { array: 'history', askLine: '6', readLine: '7' } }],
+    },
+    // Invalid because: the same through a local function the memo calls, and on a field of this.
+    {
+      code: `
+import { elicit, once, resumable } from './mrtr-flow.js';
+const journal: string[] = [];
+function record(entry: string) { journal.unshift(entry); }
+class Queue {
+  private readonly jobs: string[] = [];
+  register() {
+    server.registerTool('log', {}, resumable('log', async ({ entry }, ctx) => {
+      await once(() => record(entry));
+      const answer = await elicit({ message: entry, requestedSchema });
+      return { content: [{ type: 'text', text: String(journal.length) }] };
+    }));
+    server.registerTool('print', {}, resumable('print', async ({ job }, ctx) => {
+      await once(() => this.jobs.splice(0, 0, job));
+      const answer = await elicit({ message: job, requestedSchema });
+      return { content: [{ type: 'text', text: \`\${answer.action} \${this.jobs.indexOf(job)}\` }] };
+    }));
+  }
+}`,
+      errors: [
+        { messageId: 'arrayWriteAcrossAsk', line: 9, data: { array: 'journal', askLine: '10', readLine: '11' } },
+        { messageId: 'arrayWriteAcrossAsk', line: 14, data: { array: 'this.jobs', askLine: '15', readLine: '16' } },
+      ],
+    },
+
     // Invalid because: the write runs before the ask on every round; reported at the awaited call.
     {
       code: `
