@@ -21,6 +21,8 @@ export interface EffectJudge {
   moduleFunction(name: string): ts.FunctionLikeDeclaration | undefined;
   /** The checker's view of a receiver: a local's array, string, number, Map, Set or plain-object type. */
   isDataReceiver?(expr: ts.Expression): boolean;
+  /** The checker's view of a call: a pure built-in on a value that cannot change (pure-builtins.ts), `EMAIL.test(s)`. */
+  isPureBuiltinCall?(call: ts.CallExpression): boolean;
   oracle: InitializerOracle;
   /** Functions whose bodies are being judged (a recursive local function counts as an effect). */
   visiting: Set<ts.Node>;
@@ -91,6 +93,8 @@ function isEffectfulCall(call: ts.CallExpression, scope: FunctionScope, judge: E
     if (chain[0] === 'console' && !shadowed('console', scope, judge)) return false;
     const receiver = unwrap(callee.expression);
     if (isLocalData(receiver, scope, judge)) return callbacksHaveEffects(call, scope, judge);
+    // asked last: the checker is consulted only for what would otherwise be an effect
+    if (judge.isPureBuiltinCall?.(call)) return callbacksHaveEffects(call, scope, judge);
     return true;
   }
   return true;

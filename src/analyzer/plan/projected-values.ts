@@ -83,7 +83,15 @@ export function projectedReads(e: ts.Expression, names: readonly string[], conte
   };
   if (context.fn.body) ts.forEachChild(context.fn.body, visit);
   if (why) return { why };
-  return { reads, snapshots };
+  // a read before the ask that a snapshot also takes (`res.status` in the question and after the answer)
+  // reads the snapshot, which is made right after the value, before it: one journal entry for one value
+  const memoized = reads.filter((r) => {
+    const same = snapshots.find((s) => compact(s.read) === compact(r) && r.getStart() >= s.after.end);
+    if (same) same.uses.push(r);
+    return !same;
+  });
+  for (const s of snapshots) s.uses.sort((a, b) => a.getStart() - b.getStart());
+  return { reads: memoized, snapshots };
 }
 
 function addSnapshot(snapshots: SnapshotRead[], use: ts.Expression, decl: ts.VariableDeclaration): void {
