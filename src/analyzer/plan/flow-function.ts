@@ -18,7 +18,7 @@ import { heldAcrossAsk, heldPromise, type HeldContext } from './held-values.js';
 import { aliasedStateRead, collectionKind } from './aliased-state.js';
 import { arrayWriteAcrossAsk, type ArrayWriteAcrossAsk } from './array-writes.js';
 import { projectedReads, type SnapshotRead } from './projected-values.js';
-import { isPureBuiltinCall } from './pure-builtins.js';
+import { isPureBuiltinCall, mayBePureBuiltinCall } from './pure-builtins.js';
 import { narrowedPaths, narrowedReads } from './narrowing.js';
 import { OuterStateReads, rootsAssignedByText, wholeChainOf, type OuterStateRead } from './outer-state.js';
 import { isWrite } from './references.js';
@@ -198,7 +198,7 @@ class FunctionPlanner {
       oracle,
       visiting: new Set(),
       isDataReceiver: (e) => typed((c) => isDataType(c.getTypeAtLocation(e), c)) ?? false,
-      isPureBuiltinCall: (call) => typed((c) => isPureBuiltinCall(call, c, (e) => this.outerState.mayBeWritten(e))) ?? false,
+      isPureBuiltinCall: (call) => mayBePureBuiltinCall(call) && (typed((c) => isPureBuiltinCall(call, c, (e) => this.outerState.mayBeWritten(e))) ?? false),
     };
     this.scope = new FunctionScope(fn, oracle, flow.parent?.scope, (index, param) => this.paramRole(index, param));
     flow.scope = this.scope;

@@ -8,10 +8,12 @@
  *   `localeCompare`, …: the host's locale, which replicas need not share);
  * - `test`/`exec` of a RegExp without the `g` or `y` flag (they neither read nor write `lastIndex` then); a
  *   `g`/`y` RegExp keeps its `lastIndex` between calls: memoized as before.
- * The receiver must be a value no write can reach: a literal, a name bound by `const` (here or imported),
- * or a member chain of a `const` of this file whose root no code of the file writes (`writtenByFile`).
- * Every argument must be a primitive, a RegExp literal or a stateless `const` RegExp, or a function literal
- * (whose body effects.ts then judges).
+ * The receiver must be a value no write can reach: a literal, or a name or member chain of a module `const`
+ * of this file bound to a literal (a string, a number, a RegExp, `new RegExp(…)`, an object literal) whose
+ * root no code of the file writes. Every argument must be a primitive, a RegExp literal or a stateless
+ * `const` RegExp, or a function literal (whose body effects.ts then judges).
+ * The syntax is asked first (`mayBePureBuiltinCall`): the checker is built for a file only when a call
+ * could be one (building it costs far more than the memo it saves).
  */
 import ts from '../../typescript.cjs';
 import { isFunctionLike, unwrap } from '../ast.js';
@@ -22,6 +24,50 @@ const LOCALE_METHODS: ReadonlySet<string> = new Set(['toLocaleString', 'toLocale
 /** With neither `g` nor `y`, these leave `lastIndex` alone and read only their argument. */
 const STATELESS_REGEXP_METHODS: ReadonlySet<string> = new Set(['test', 'exec']);
 const LIB_FILE = /(^|[\\/])lib\.[\w.]*\.d\.ts$/;
+
+/** The names of the methods above (String's, Number's, RegExp's stateless ones): the syntax's first question, the checker decides. */
+const CANDIDATE_METHODS: ReadonlySet<string> = new Set([
+  'at', 'charAt', 'charCodeAt', 'codePointAt', 'concat', 'endsWith', 'includes', 'indexOf', 'lastIndexOf', 'match', 'matchAll',
+  'normalize', 'padEnd', 'padStart', 'repeat', 'replace', 'replaceAll', 'search', 'slice', 'split', 'startsWith', 'substring',
+  'substr', 'toLowerCase', 'toUpperCase', 'toString', 'trim', 'trimStart', 'trimEnd', 'valueOf', 'isWellFormed', 'toWellFormed',
+  'toFixed', 'toExponential', 'toPrecision', ...STATELESS_REGEXP_METHODS,
+]);
+
+/**
+ * Could the call be one `isPureBuiltinCall` accepts, by its text alone: a candidate method name, on a
+ * literal or on a chain rooted at a module `const` of the file bound to a literal (`EMAIL`, `PREFIX`,
+ * `SETTINGS.label`)? Asked before the checker, so a file with no such call never builds one here.
+ */
+export function mayBePureBuiltinCall(call: ts.CallExpression): boolean {
+  const callee = unwrap(call.expression);
+  if (!ts.isPropertyAccessExpression(callee) || !CANDIDATE_METHODS.has(callee.name.text)) return false;
+  let root = unwrap(callee.expression);
+  if (isLiteralValue(root)) return true;
+  while (ts.isPropertyAccessExpression(root)) root = unwrap(root.expression);
+  return ts.isIdentifier(root) && moduleConstLiterals(root.getSourceFile()).has(root.text);
+}
+
+const literalConsts = new WeakMap<ts.SourceFile, ReadonlySet<string>>();
+
+/** The names of the file's module `const`s bound to a literal (a string, a number, a RegExp, `new RegExp(…)`, an object literal). */
+function moduleConstLiterals(sf: ts.SourceFile): ReadonlySet<string> {
+  let known = literalConsts.get(sf);
+  if (known) return known;
+  const names = new Set<string>();
+  for (const statement of sf.statements) {
+    if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const d of statement.declarationList.declarations) {
+      const init = d.initializer && unwrap(d.initializer);
+      if (ts.isIdentifier(d.name) && init && (isLiteralValue(init) || ts.isObjectLiteralExpression(init) || (ts.isNewExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'RegExp'))) names.add(d.name.text);
+    }
+  }
+  literalConsts.set(sf, (known = names));
+  return known;
+}
+
+function isLiteralValue(e: ts.Expression): boolean {
+  return ts.isStringLiteralLike(e) || ts.isNumericLiteral(e) || ts.isBigIntLiteral(e) || ts.isRegularExpressionLiteral(e);
+}
 
 /**
  * Is the call a pure built-in on a value that cannot change? `mayBeWritten` says whether the file may write
