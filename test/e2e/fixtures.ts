@@ -783,18 +783,6 @@ export const FIXTURES: readonly E2eFixture[] = [
     // in the schema's range, odd: refused by the server's own rule and asked again
     invalid: { replicas: 3 },
   },
-  {
-    name: 'blind-module-lock',
-    call: { kind: 'tool', name: 'deploy_env', arguments: { env: 'staging' } },
-    scenarios: {
-      accept: 'Deployed to staging',
-      decline: 'No deploy to staging (decline)',
-      cancel: 'No deploy to staging (cancel)',
-      'invalid-then-valid': 'Deployed to staging',
-    },
-    valid: { confirm: true },
-    invalid: { confirm: 'yes' },
-  },
 ];
 
 export function fixtureNamed(name: string): E2eFixture {
