@@ -600,20 +600,6 @@ export const FIXTURES: readonly E2eFixture[] = [
     invalid: { confirm: 'yes' },
   },
   {
-    name: 'blind-payment',
-    call: { kind: 'tool', name: 'send_payment', arguments: { payee: 'Grace', amount: 750 } },
-    scenarios: {
-      accept: 'Paid 750 EUR to Grace (transaction <uuid-1>, 1 paid in this ledger)',
-      decline: 'Payment <uuid-1> voided (decline)',
-      cancel: 'Payment <uuid-1> voided (cancel)',
-      'invalid-then-valid': 'Paid 750 EUR to Grace (transaction <uuid-1>, 1 paid in this ledger)',
-    },
-    valid: { confirm: true, payeeName: 'Grace' },
-    invalid: { confirm: 'yes', payeeName: 'G' },
-    normalize: 'uuids',
-    acceptRounds: 3,
-  },
-  {
     name: 'blind-email-draft',
     call: { kind: 'tool', name: 'draft_email', arguments: { topic: 'the Q3 offsite' } },
     scenarios: {
@@ -706,18 +692,6 @@ export const FIXTURES: readonly E2eFixture[] = [
     },
     valid: { part: 'minor' },
     invalid: { part: 'huge' },
-  },
-  {
-    name: 'blind-lock-finally',
-    call: { kind: 'tool', name: 'migrate_db', arguments: { db: 'orders', migration: '0042_add_index' } },
-    scenarios: {
-      accept: 'Applied 0042_add_index on orders (locked at 2026-12-04T01:00:00.000Z, 1 lock held)',
-      decline: '0042_add_index not applied to orders (decline)',
-      cancel: '0042_add_index not applied to orders (cancel)',
-      'invalid-then-valid': 'Applied 0042_add_index on orders (locked at 2026-12-04T01:00:00.000Z, 1 lock held)',
-    },
-    valid: { apply: true, dryRun: false },
-    invalid: { apply: 'yes', dryRun: false },
   },
   {
     name: 'blind-quota-map',
