@@ -184,18 +184,8 @@ class Judge {
     const target = calledFunction(call.expression, file, this.project);
     const body = target?.fn.body;
     if (!target || !body) return undefined;
-    const values: TS.Expression[] = [];
-    let bare = false;
-    if (ts.isBlock(body)) {
-      const visit = (n: TS.Node): void => {
-        if (ts.isReturnStatement(n)) {
-          if (n.expression) values.push(n.expression);
-          else bare = true;
-        } else if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) ts.forEachChild(n, visit);
-      };
-      ts.forEachChild(body, visit);
-    } else values.push(body);
-    if (bare || values.length === 0) return undefined;
+    const values = ts.isBlock(body) ? returnedValues(body) : [body];
+    if (!values) return undefined;
     const out: { value: TS.Expression; file: FileIndex }[] = [];
     for (const v of values) {
       const o = unwrap(v);
@@ -214,17 +204,23 @@ class Judge {
     const body = target?.fn.body;
     if (!target || !body) return false;
     if (!ts.isBlock(body)) return this.ownMethod(body, method, target.file, depth);
-    const values: TS.Expression[] = [];
-    let bare = false;
-    const visit = (n: TS.Node): void => {
-      if (ts.isReturnStatement(n)) {
-        if (n.expression) values.push(n.expression);
-        else bare = true;
-      } else if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) ts.forEachChild(n, visit);
-    };
-    ts.forEachChild(body, visit);
-    return !bare && values.length > 0 && values.every((v) => this.ownMethod(v, method, target.file, depth));
+    const values = returnedValues(body);
+    return !!values && values.every((v) => this.ownMethod(v, method, target.file, depth));
   }
+}
+
+/** Every value a function body's own `return`s give; undefined when one returns nothing (or none returns). */
+function returnedValues(body: TS.Block): TS.Expression[] | undefined {
+  const values: TS.Expression[] = [];
+  let bare = false;
+  const visit = (n: TS.Node): void => {
+    if (ts.isReturnStatement(n)) {
+      if (n.expression) values.push(n.expression);
+      else bare = true;
+    } else if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) ts.forEachChild(n, visit);
+  };
+  ts.forEachChild(body, visit);
+  return bare || values.length === 0 ? undefined : values;
 }
 
 /** A CommonJS module's top-level export assignments: `module.exports = v` (no name), `module.exports.n = v` and `exports.n = v`. */
