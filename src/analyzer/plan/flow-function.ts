@@ -328,16 +328,23 @@ class FunctionPlanner {
    * such a method, the call is memoized as before.
    */
   private isReplayedWrite(call: ts.CallExpression): boolean {
-    const callee = unwrap(call.expression);
-    if (!ts.isPropertyAccessExpression(callee) || !REPLAYED_COLLECTION_WRITES.has(callee.name.text) || !isPlainChain(callee.expression)) return false;
+    if (!replayableCallee(call)) return false;
     // asked by the walk and again by isCandidate (the scope's questions): judged once
     let known = this.replayed.get(call);
     if (known === undefined) {
-      const kind = this.canRunBeforeAnAsk(call) && isEffect(call, this.scope, this.judge) ? collectionKind(callee.expression, this.context.checker()) : undefined;
-      known = kind !== undefined && REPLAYED_COLLECTION_WRITES.get(callee.name.text)!.has(kind);
+      // the cheap questions before the checker's
+      known = this.canRunBeforeAnAsk(call) && isEffect(call, this.scope, this.judge) && this.writesReplayableCollection(call);
       this.replayed.set(call, known);
     }
     return known;
+  }
+
+  /** `cache.set(…)`, `seen.add(…)`, `held.delete(…)` on a built-in collection (by the checker's type) whose method repeats to no effect. */
+  private writesReplayableCollection(call: ts.CallExpression): boolean {
+    const callee = replayableCallee(call);
+    if (!callee) return false;
+    const kind = collectionKind(callee.expression, this.context.checker());
+    return kind !== undefined && REPLAYED_COLLECTION_WRITES.get(callee.name.text)!.has(kind);
   }
 
   /** An effect here that can run before an ask point of this function. */
@@ -825,11 +832,7 @@ class FunctionPlanner {
   /** A write made again on each round (`X = E` on state, `cache.set`/`seen.add`/`held.delete` on a built-in the function does not own): only its parts can hold effects. */
   private isRepeatedWrite(n: ts.Node): n is ts.BinaryExpression | ts.CallExpression {
     if (isAssignment(n)) return n.operatorToken.kind === ts.SyntaxKind.EqualsToken && isPlainChain(n.left);
-    if (!ts.isCallExpression(n)) return false;
-    const callee = unwrap(n.expression);
-    if (!ts.isPropertyAccessExpression(callee) || !REPLAYED_COLLECTION_WRITES.has(callee.name.text) || !isPlainChain(callee.expression)) return false;
-    const kind = collectionKind(callee.expression, this.context.checker());
-    return kind !== undefined && REPLAYED_COLLECTION_WRITES.get(callee.name.text)!.has(kind);
+    return ts.isCallExpression(n) && this.writesReplayableCollection(n);
   }
 
   /**
@@ -963,6 +966,12 @@ function materializing(e: ts.Expression, scope: FunctionScope, judge: EffectJudg
 }
 
 /** `cache`, `this.sessions`, `store.byId`: names and member reads only, so nothing in it runs but reads. */
+/** The callee of `chain.method(…)` when the method is one whose repetition can change nothing (`set`, `add`, `delete`) and the receiver a plain chain. */
+function replayableCallee(call: ts.CallExpression): ts.PropertyAccessExpression | undefined {
+  const callee = unwrap(call.expression);
+  return ts.isPropertyAccessExpression(callee) && REPLAYED_COLLECTION_WRITES.has(callee.name.text) && isPlainChain(callee.expression) ? callee : undefined;
+}
+
 function isPlainChain(e: ts.Expression): boolean {
   let n = unwrap(e);
   while (ts.isPropertyAccessExpression(n)) n = unwrap(n.expression);
